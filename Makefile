@@ -1,0 +1,37 @@
+# Everything runs from a local virtualenv in .venv (created by `make setup`).
+VENV ?= .venv
+PY := $(VENV)/bin/python
+BIN := $(VENV)/bin
+PYTHON ?= python3
+
+.PHONY: setup setup-verl demo test test-fast bench lint clean
+
+setup: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip setuptools wheel
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $@
+
+# verl 0.9.1 with the CPU torch: needed by `bc-train --check` and its tests (~2 GB, ~2 min).
+setup-verl: setup
+	$(PY) -m pip install -q -e '.[dev,verl]'
+
+demo: setup
+	@bash scripts/demo.sh
+
+test: setup
+	$(BIN)/pytest
+
+test-fast: setup
+	$(BIN)/pytest -m "not slow"
+
+bench: setup
+	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
+
+lint: setup
+	$(BIN)/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache runs/demo

@@ -1,0 +1,215 @@
+"""The bootcamp contract: the four base classes users subclass, the reference policy, and the manifest.
+
+Names and signatures follow the seed (InternBootcamp) so existing bootcamps port with little change.
+Randomness comes only from `self.rng`, which the framework seeds for every record.
+"""
+from __future__ import annotations
+
+import dataclasses
+import random
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .config import build_dataclass
+
+
+@dataclass
+class NoConfig:
+    """Generators without parameters."""
+
+
+class InstructionGenerator:
+    """Makes task instances: `case_generator()` draws an identity, `prompt_func(identity)` renders it.
+
+    Declare parameters as a dataclass in `Config`; keyword arguments are checked against it (an unknown key is
+    an error naming it) and copied onto `self`, so `self.min_value` works as in the seed.
+    """
+
+    Config: ClassVar[type] = NoConfig
+    name: ClassVar[str] = ""
+
+    def __init__(self, **kwargs: Any):
+        source = kwargs.pop("_source", None)
+        self.config = build_dataclass(self.Config, kwargs, source=source or type(self).__name__)
+        for f in dataclasses.fields(self.config):
+            setattr(self, f.name, getattr(self.config, f.name))
+        self.rng = random.Random(0)  # replaced per record by the framework
+        bootcamp = self.name or type(self).__name__.replace("InstructionGenerator", "").lower()
+        self.data_source = f"bootcamp/{bootcamp}"
+
+    def case_generator(self) -> dict[str, Any]:
+        """Draw one instance from `self.rng`. Returns a JSON-serialisable identity that fully determines it."""
+        raise NotImplementedError
+
+    def prompt_func(self, identity: dict[str, Any]) -> str | list[dict[str, Any]]:
+        """Render the instance as a user prompt (a string) or as chat messages."""
+        raise NotImplementedError
+
+
+class RewardCalculator:
+    """Grades the assistant's own text against the identity. Never sees tool output or interaction text."""
+
+    @staticmethod
+    def extract_output(output_str: str) -> Any:
+        """Pull the candidate answer out of the final assistant text; None when there is none."""
+        raise NotImplementedError
+
+    @classmethod
+    def _verify_correction(cls, extracted: Any, identity: dict[str, Any], **kwargs: Any) -> bool | float:
+        """True/1.0 when `extracted` solves the instance; a float in [0, 1] for partial credit."""
+        raise NotImplementedError
+
+    @classmethod
+    def verify_score(cls, model_output: str | list[dict[str, Any]], identity: dict[str, Any],
+                     format_score: float = 0.0, **kwargs: Any) -> float:
+        """Score in [0, 1]. `model_output` is the final assistant text, or a message list whose last
+        assistant message is graded. `format_score` is given to a well-formed but wrong answer."""
+        text = final_assistant_text(model_output) if isinstance(model_output, list) else model_output
+        if not isinstance(text, str) or not text.strip():
+            return 0.0
+        try:
+            extracted = cls.extract_output(text)
+        except Exception:  # a verifier must not crash on hostile text
+            return 0.0
+        if extracted is None:
+            return 0.0
+        try:
+            score = float(cls._verify_correction(extracted, identity, **kwargs))
+        except Exception:
+            return 0.0
+        score = min(1.0, max(0.0, score))
+        return score if score >= 1.0 else max(score, float(format_score))
+
+
+def final_assistant_text(messages: list[dict[str, Any]]) -> str:
+    """The content of the last assistant message (the text a verifier grades); '' when there is none."""
+    for msg in reversed(messages):
+        if msg.get("role") == "assistant":
+            content = msg.get("content")
+            if isinstance(content, list):  # content parts
+                return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+            return content or ""
+    return ""
+
+
+class Tool:
+    """A tool the model may call. State lives per instance (one per trajectory) and survives across calls.
+
+    `tool_schema` is the OpenAI function schema `{type: function, function: {name, description, parameters}}`.
+    Arguments are validated against it before `execute` is called. Step rewards must not be positive for
+    merely calling a tool.
+    """
+
+    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
+        self.config = dict(config or {})
+        self.tool_schema = tool_schema or {}
+        self.name = self.tool_schema.get("function", {}).get("name") or type(self).__name__
+        self._instances: dict[str, dict[str, Any]] = {}
+
+    def get_openai_tool_schema(self) -> dict[str, Any]:
+        return self.tool_schema
+
+    async def create(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
+                     **kwargs: Any) -> str:
+        """Start an instance for one trajectory; returns its id. Override `setup_state` for custom state."""
+        instance_id = instance_id or uuid.uuid4().hex
+        self._instances[instance_id] = self.setup_state(identity or {}, **kwargs)
+        return instance_id
+
+    def setup_state(self, identity: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        """Initial per-instance state. Default: the identity and an empty call log."""
+        return {"identity": identity, "calls": 0}
+
+    def state(self, instance_id: str) -> dict[str, Any]:
+        """The state of a live instance (KeyError names the id if it was never created or is released)."""
+        try:
+            return self._instances[instance_id]
+        except KeyError:
+            raise KeyError(f"no live instance {instance_id!r} of tool {self.name!r}") from None
+
+    async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
+        """Run one call. Returns (text for the model, step reward <= 0 unless earned, metrics)."""
+        raise NotImplementedError
+
+    async def calc_reward(self, instance_id: str, **kwargs: Any) -> float:
+        """A trajectory-level tool reward (default 0)."""
+        return 0.0
+
+    async def release(self, instance_id: str, **kwargs: Any) -> None:
+        """Free the instance. Idempotent."""
+        self._instances.pop(instance_id, None)
+
+
+class Interaction:
+    """The environment's voice between turns: feedback, an opponent's move, a decision.
+
+    `generate_response` returns (terminate, text, turn_score, extra); the text is sent as a user message.
+    """
+
+    def __init__(self, config: dict[str, Any] | None = None):
+        self.config = dict(config or {})
+        self.name = self.config.get("name") or type(self).__name__
+        self._instances: dict[str, dict[str, Any]] = {}
+
+    async def start_interaction(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
+                                **kwargs: Any) -> str:
+        instance_id = instance_id or uuid.uuid4().hex
+        self._instances[instance_id] = {"identity": identity or {}, "turn_scores": []}
+        return instance_id
+
+    async def generate_response(self, instance_id: str, messages: list[dict[str, Any]],
+                                **kwargs: Any) -> tuple[bool, str, float, dict[str, Any]]:
+        raise NotImplementedError
+
+    async def calculate_score(self, instance_id: str, **kwargs: Any) -> float:
+        """Default: the last turn score recorded in the instance state (0 when none)."""
+        scores = self._instances.get(instance_id, {}).get("turn_scores") or [0.0]
+        return float(scores[-1])
+
+    async def finalize_interaction(self, instance_id: str, **kwargs: Any) -> None:
+        self._instances.pop(instance_id, None)
+
+
+class ReferencePolicy:
+    """A policy that solves an instance through the same tool-call protocol a model uses.
+
+    `respond(messages)` returns the next assistant message (OpenAI chat format, possibly with `tool_calls`).
+    With `wrong=True` the policy answers this turn incorrectly (the built-in noisy model uses it). It proves the
+    verifier: the reference scores 1.0, its corrupted answers score less.
+    """
+
+    def __init__(self, identity: dict[str, Any], tools: list[str] | None = None):
+        self.identity = identity
+        self.tools = list(tools or [])
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+@dataclass
+class Bootcamp:
+    """What a bootcamp package exports (entry point group `bc.bootcamps`)."""
+
+    name: str
+    description: str
+    generator: type[InstructionGenerator]
+    reward: type[RewardCalculator]
+    policy: type[ReferencePolicy] | None = None
+    tool_config: Path | None = None
+    interaction_config: Path | None = None
+    instruction_config: Path | None = None
+    default_config: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def data_source(self) -> str:
+        return f"bootcamp/{self.name}"
+
+
+def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI `tool_calls` entry, as policies and scripted models emit them."""
+    import orjson
+
+    return {"id": call_id, "type": "function",
+            "function": {"name": name, "arguments": orjson.dumps(arguments).decode()}}

@@ -1,0 +1,153 @@
+"""The common record formats (SPEC §4): task rows (bc-gen) and trajectory rows (bc-eval).
+
+The JSON Schemas below are the published contract (`bc-gen --schema task|trajectory`); the `check_*`
+functions are the fast checks the tools run on every input line, naming the missing or wrong field.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import InputError
+
+STATUSES = ("completed", "max_turns", "length", "error")
+
+_MESSAGE = {
+    "type": "object",
+    "required": ["role"],
+    "properties": {
+        "role": {"enum": ["system", "user", "assistant", "tool"]},
+        "content": {"type": ["string", "null", "array"]},
+        "tool_calls": {"type": "array", "items": {
+            "type": "object", "required": ["id", "type", "function"],
+            "properties": {"id": {"type": "string"}, "type": {"const": "function"},
+                           "function": {"type": "object", "required": ["name", "arguments"],
+                                        "properties": {"name": {"type": "string"},
+                                                       "arguments": {"type": "string"}}}}}},
+        "tool_call_id": {"type": "string"},
+    },
+}
+
+TASK_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "bc/task.schema.json",
+    "title": "Task row (bc-gen output; verl RL row shape)",
+    "type": "object",
+    "required": ["id", "data_source", "prompt", "reward_model", "extra_info"],
+    "properties": {
+        "id": {"type": "string", "description": "Stable id: same (bootcamp, config, seed, split, index) => same id."},
+        "data_source": {"type": "string", "description": "'bootcamp/<name>': selects the verifier."},
+        "agent_name": {"type": "string", "description": "verl agent loop for this row ('bc_agent' or "
+                                                         "'single_turn_agent')."},
+        "prompt": {"type": "array", "minItems": 1, "items": _MESSAGE, "description": "Chat messages."},
+        "reward_model": {
+            "type": "object", "required": ["style", "ground_truth"],
+            "properties": {"style": {"type": "string"},
+                           "ground_truth": {"description": "The identity: determines the instance and its check."}},
+        },
+        "extra_info": {
+            "type": "object",
+            "required": ["split", "index"],
+            "properties": {
+                "split": {"type": "string"},
+                "index": {"type": "integer", "minimum": 0},
+                "generator_name": {"type": "string", "description": "Config group that produced the row."},
+                "bootcamp": {"type": "string"},
+                "seed": {"type": "integer", "description": "Base seed of the run."},
+                "config_hash": {"type": "string", "description": "Hash of generator class + parameters."},
+                "tools_kwargs": {"type": "object", "description": "{tool_name: {create_kwargs: {...}}} (verl)."},
+                "need_tools_kwargs": {"type": "boolean"},
+                "interaction_kwargs": {"type": "object", "description": "{name, identity} or {} when none."},
+            },
+        },
+    },
+}
+
+TRAJECTORY_SCHEMA: dict[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "$id": "bc/trajectory.schema.json",
+    "title": "Trajectory row (bc-eval output)",
+    "type": "object",
+    "required": ["id", "task_id", "input", "model", "sample", "messages", "score", "status"],
+    "properties": {
+        "id": {"type": "string", "description": "'<task_id>#<sample>'."},
+        "task_id": {"type": "string"},
+        "input": {"$ref": "bc/task.schema.json", "description": "The task row, verbatim."},
+        "model": {"type": "string"},
+        "sample": {"type": "integer", "minimum": 0},
+        "messages": {"type": "array", "items": _MESSAGE, "description": "Clean OpenAI chat messages, prompt included."},
+        "tools": {"type": "array", "description": "Tool schemas offered to the model."},
+        "turns": {"type": "array", "description": "One event per model call / tool call / interaction reply.",
+                  "items": {"type": "object", "required": ["type"],
+                            "properties": {"type": {"enum": ["model", "tool", "interaction"]},
+                                           "latency_s": {"type": "number"},
+                                           "error": {"type": ["object", "null"]}}}},
+        "score": {"type": "number", "minimum": 0, "maximum": 1,
+                  "description": "Verifier score of the final assistant text only."},
+        "reward": {"type": "object", "description": "score, step_rewards, tool_rewards, turn_scores."},
+        "status": {"enum": list(STATUSES)},
+        "error": {"type": ["object", "null"], "properties": {"type": {"type": "string"},
+                                                             "message": {"type": "string"}}},
+        "success": {"type": "boolean",
+                    "description": "Seed compatibility: status == 'completed' and score == 1.0."},
+        "usage": {"type": "object"},
+        "timing": {"type": "object"},
+    },
+}
+
+SCHEMAS = {"task": TASK_SCHEMA, "trajectory": TRAJECTORY_SCHEMA}
+
+
+def _require(row: Any, fields: tuple[str, ...], kind: str) -> None:
+    if not isinstance(row, dict):
+        raise InputError(f"expected a {kind} object, got {type(row).__name__}")
+    for name in fields:
+        if name not in row:
+            raise InputError(f"missing field {name!r}", field=name)
+
+
+def check_task(row: Any) -> None:
+    """Raise InputError naming the field when `row` is not a usable task row."""
+    _require(row, ("data_source", "prompt"), "task")
+    prompt = row["prompt"]
+    if isinstance(prompt, str):
+        return
+    if not isinstance(prompt, list) or not prompt:
+        raise InputError("field 'prompt' must be a non-empty list of chat messages", field="prompt")
+    for i, msg in enumerate(prompt):
+        if not isinstance(msg, dict) or "role" not in msg:
+            raise InputError(f"field 'prompt[{i}]' must be a message with a 'role'", field=f"prompt[{i}]")
+    if not isinstance(row["data_source"], str):
+        raise InputError("field 'data_source' must be a string", field="data_source")
+    extra = row.get("extra_info", {})
+    if extra is not None and not isinstance(extra, dict):
+        raise InputError("field 'extra_info' must be an object", field="extra_info")
+
+
+def check_trajectory(row: Any) -> None:
+    """Raise InputError naming the field when `row` is not a trajectory row."""
+    _require(row, ("id", "task_id", "input", "messages", "score", "status"), "trajectory")
+    if not isinstance(row["messages"], list):
+        raise InputError("field 'messages' must be a list", field="messages")
+    score = row["score"]
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        raise InputError("field 'score' must be a number", field="score")
+    if row["status"] not in STATUSES:
+        raise InputError(f"field 'status' must be one of {', '.join(STATUSES)}", field="status")
+    if not isinstance(row["input"], dict):
+        raise InputError("field 'input' must be the task object", field="input")
+
+
+def task_identity(row: dict[str, Any]) -> Any:
+    """The identity of a task row (ground truth)."""
+    return (row.get("reward_model") or {}).get("ground_truth")
+
+
+def task_id(row: dict[str, Any]) -> str:
+    """The task's id; rows from other producers without one get a stable content hash."""
+    if isinstance(row.get("id"), str):
+        return row["id"]
+    from .seeding import canonical_json
+    import hashlib
+
+    return "task-" + hashlib.blake2b(canonical_json({k: row.get(k) for k in ("data_source", "prompt", "reward_model")}),
+                                     digest_size=8).hexdigest()

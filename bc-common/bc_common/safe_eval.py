@@ -1,0 +1,138 @@
+"""Exact, safe arithmetic for verifiers and calculator tools. Never `eval` model text.
+
+>>> safe_eval("3 × (4 + 1) ÷ 6")
+Fraction(5, 2)
+
+Only numbers, + - * / // % **, unary signs and parentheses are allowed. Names, calls, attributes,
+subscripts and comprehensions are refused before anything runs; powers are bounded before they are computed.
+"""
+from __future__ import annotations
+
+import ast
+import math
+from fractions import Fraction
+
+from .errors import UnsafeExpressionError
+
+MAX_LENGTH = 4096
+MAX_DEPTH = 64
+MAX_EXPONENT = 4096
+MAX_BITS = 65536  # numerator/denominator size of any intermediate result
+
+_TRANSLATE = str.maketrans({"×": "*", "÷": "/", "−": "-", "–": "-", "x": "*", "X": "*", "^": "**"})
+_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def normalise(expr: str) -> str:
+    """Map the usual typographic operators (× ÷ − ^) to Python's."""
+    return expr.translate(_TRANSLATE)
+
+
+def safe_eval(expr: str, *, max_length: int = MAX_LENGTH) -> Fraction:
+    """Evaluate an arithmetic expression exactly. Raises `UnsafeExpressionError` (or ZeroDivisionError)."""
+    if not isinstance(expr, str):
+        raise UnsafeExpressionError(f"expression must be a string, not {type(expr).__name__}")
+    if len(expr) > max_length:
+        raise UnsafeExpressionError(f"expression longer than {max_length} characters")
+    text = normalise(expr).strip()
+    if not text:
+        raise UnsafeExpressionError("empty expression")
+    if text.count("(") > MAX_DEPTH:
+        raise UnsafeExpressionError(f"expression nested deeper than {MAX_DEPTH}")
+    try:
+        tree = ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
+        raise UnsafeExpressionError(f"not an arithmetic expression: {exc.__class__.__name__}") from None
+    return _eval(tree.body, 0)
+
+
+def _check_size(value: Fraction) -> Fraction:
+    if value.numerator.bit_length() > MAX_BITS or value.denominator.bit_length() > MAX_BITS:
+        raise UnsafeExpressionError(f"intermediate result larger than {MAX_BITS} bits")
+    return value
+
+
+def _eval(node: ast.AST, depth: int) -> Fraction:
+    if depth > MAX_DEPTH:
+        raise UnsafeExpressionError(f"expression nested deeper than {MAX_DEPTH}")
+    if isinstance(node, ast.Constant):
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UnsafeExpressionError(f"only numbers are allowed, not {type(value).__name__}")
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                raise UnsafeExpressionError("number out of range")
+            return Fraction(repr(value))
+        return _check_size(Fraction(value))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        operand = _eval(node.operand, depth + 1)
+        return operand if isinstance(node.op, ast.UAdd) else -operand
+    if isinstance(node, ast.BinOp) and isinstance(node.op, _BINOPS):
+        left = _eval(node.left, depth + 1)
+        right = _eval(node.right, depth + 1)
+        op = node.op
+        if isinstance(op, ast.Add):
+            return _check_size(left + right)
+        if isinstance(op, ast.Sub):
+            return _check_size(left - right)
+        if isinstance(op, ast.Mult):
+            return _check_size(left * right)
+        if isinstance(op, ast.Pow):
+            return _power(left, right)
+        if right == 0:
+            raise ZeroDivisionError("division by zero")
+        if isinstance(op, ast.Div):
+            return _check_size(left / right)
+        if isinstance(op, ast.FloorDiv):
+            return Fraction(left // right)
+        return _check_size(left % right)
+    raise UnsafeExpressionError(f"{type(node).__name__} is not allowed in an arithmetic expression")
+
+
+def _power(base: Fraction, exponent: Fraction) -> Fraction:
+    if exponent.denominator != 1:
+        raise UnsafeExpressionError("only integer exponents are allowed")
+    e = exponent.numerator
+    if abs(e) > MAX_EXPONENT:
+        raise UnsafeExpressionError(f"exponent {e} is larger than {MAX_EXPONENT}")
+    bits = max(base.numerator.bit_length(), base.denominator.bit_length())
+    if bits * abs(e) > MAX_BITS:
+        raise UnsafeExpressionError(f"power result would be larger than {MAX_BITS} bits")
+    if base == 0 and e < 0:
+        raise ZeroDivisionError("zero to a negative power")
+    return base**e
+
+
+def parse_number(text: object) -> Fraction | None:
+    """Parse a final answer: int, float, '1e-4', '2.5E+3', '3/4', '-12'. None when it is not a number.
+
+    Accepts JSON numbers too. Never evaluates expressions beyond a plain fraction.
+    """
+    if isinstance(text, bool) or text is None:
+        return None
+    if isinstance(text, int):
+        return Fraction(text)
+    if isinstance(text, float):
+        return Fraction(repr(text)) if math.isfinite(text) else None
+    if not isinstance(text, str):
+        return None
+    s = text.strip().replace(",", "").replace("−", "-").replace(" ", "")
+    if not s or len(s) > 400:
+        return None
+    try:
+        if "/" in s:
+            num, _, den = s.partition("/")
+            value = Fraction(Fraction(num), Fraction(den))
+        else:
+            value = Fraction(s)
+    except (ValueError, ZeroDivisionError):
+        return None
+    return value
+
+
+def format_number(value: Fraction, digits: int = 12) -> str:
+    """An exact integer as is; otherwise a decimal with `digits` significant digits (and the exact fraction)."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    approx = f"{float(value):.{digits}g}" if abs(value) < Fraction(10) ** 300 else str(value)
+    return approx

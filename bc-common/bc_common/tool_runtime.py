@@ -1,0 +1,152 @@
+"""The in-process tool runtime shared by bc-eval and the verl adapter.
+
+One `ToolRuntime` per process holds tool objects; one `ToolSession` per trajectory creates each tool
+instance once (on first use), validates arguments against the tool's schema, executes, and always releases.
+A bad call (unknown tool, malformed JSON, schema violation, tool exception) becomes an error text for the
+model and a typed error on the turn; it never crashes the run.
+"""
+from __future__ import annotations
+
+import asyncio
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from jsonschema import Draft202012Validator
+
+from .bootcamp import Tool
+from .errors import ToolError
+from .tool_config import ToolSpec, load_tool_config
+
+MAX_ARGUMENT_BYTES = 1 << 20
+
+
+@dataclass
+class ToolResult:
+    """The outcome of one tool call."""
+
+    text: str
+    reward: float = 0.0
+    metrics: dict[str, Any] = field(default_factory=dict)
+    error: dict[str, str] | None = None  # {"type": ..., "message": ...}
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class ToolRuntime:
+    """Tool objects by function name, with their argument validators."""
+
+    def __init__(self, tools: dict[str, Tool]):
+        self.tools = dict(tools)
+        self._validators = {
+            name: Draft202012Validator(tool.tool_schema.get("function", {}).get("parameters")
+                                       or {"type": "object"})
+            for name, tool in self.tools.items()
+        }
+
+    @classmethod
+    def from_specs(cls, specs: list[ToolSpec]) -> ToolRuntime:
+        return cls({spec.name: spec.instantiate() for spec in specs})
+
+    @classmethod
+    def from_config(cls, path: str | Path) -> ToolRuntime:
+        return cls.from_specs(load_tool_config(path))
+
+    def schemas(self, names: list[str] | None = None) -> list[dict[str, Any]]:
+        """OpenAI tool schemas for `names` (all tools when None), in config order."""
+        return [t.tool_schema for n, t in self.tools.items() if names is None or n in names]
+
+    def session(self, create_kwargs: dict[str, dict[str, Any]] | None = None,
+                allowed: list[str] | None = None) -> ToolSession:
+        """A session for one trajectory. `create_kwargs` maps tool name to kwargs for `create`
+        (the row's `extra_info.tools_kwargs[name].create_kwargs`); `allowed` limits the offered tools."""
+        return ToolSession(self, create_kwargs or {}, allowed)
+
+    def validate(self, name: str, arguments: dict[str, Any]) -> str | None:
+        """The first schema violation as text, or None when the arguments are valid."""
+        error = next(iter(self._validators[name].iter_errors(arguments)), None)
+        if error is None:
+            return None
+        path = "/".join(map(str, error.absolute_path))
+        return f"{path + ': ' if path else ''}{error.message}"
+
+
+class ToolSession:
+    """Per-trajectory tool state: created once, used across turns, released at `close()`."""
+
+    def __init__(self, runtime: ToolRuntime, create_kwargs: dict[str, dict[str, Any]],
+                 allowed: list[str] | None):
+        self.runtime = runtime
+        self.create_kwargs = create_kwargs
+        self.allowed = [n for n in runtime.tools if allowed is None or n in allowed]
+        self.instances: dict[str, str] = {}
+        self._lock = asyncio.Lock()
+        self.closed = False
+
+    @property
+    def schemas(self) -> list[dict[str, Any]]:
+        return self.runtime.schemas(self.allowed)
+
+    async def _instance(self, name: str) -> str:
+        async with self._lock:
+            if name not in self.instances:
+                kwargs = dict(self.create_kwargs.get(name) or {})
+                instance_id = await self.runtime.tools[name].create(uuid.uuid4().hex, **kwargs)
+                self.instances[name] = instance_id
+            return self.instances[name]
+
+    async def call(self, name: str, arguments: str | dict[str, Any] | None) -> ToolResult:
+        """Run one tool call from the model. Never raises for the model's mistakes."""
+        if name not in self.allowed:
+            offered = ", ".join(self.allowed) or "none"
+            return _error("unknown_tool", f"Error: unknown tool {name!r}. Available tools: {offered}.")
+        if isinstance(arguments, (str, bytes)):
+            if len(arguments) > MAX_ARGUMENT_BYTES:
+                return _error("invalid_arguments", "Error: tool arguments are too large.")
+            try:
+                arguments = orjson.loads(arguments) if arguments.strip() else {}
+            except orjson.JSONDecodeError as exc:
+                return _error("invalid_arguments", f"Error: tool arguments are not valid JSON ({exc}).")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            return _error("invalid_arguments", "Error: tool arguments must be a JSON object.")
+        problem = self.runtime.validate(name, arguments)
+        if problem:
+            return _error("invalid_arguments", f"Error: invalid arguments for {name}: {problem}")
+        tool = self.runtime.tools[name]
+        try:
+            instance_id = await self._instance(name)
+            text, reward, metrics = await tool.execute(instance_id, arguments)
+        except ToolError as exc:
+            return _error(exc.kind, f"Error: {exc.message}")
+        except Exception as exc:  # a tool bug must not end the trajectory
+            return _error("tool_exception", f"Error: tool {name} failed: {type(exc).__name__}: {exc}")
+        return ToolResult(text if isinstance(text, str) else str(text), float(reward or 0.0), dict(metrics or {}))
+
+    async def close(self) -> dict[str, float]:
+        """Collect `calc_reward` of every created instance and release them all (always, even on error)."""
+        rewards: dict[str, float] = {}
+        if self.closed:
+            return rewards
+        self.closed = True
+        for name, instance_id in self.instances.items():
+            tool = self.runtime.tools[name]
+            try:
+                rewards[name] = float(await tool.calc_reward(instance_id))
+            except Exception:
+                rewards[name] = 0.0
+            finally:
+                try:
+                    await tool.release(instance_id)
+                except Exception:
+                    pass
+        return rewards
+
+
+def _error(kind: str, text: str) -> ToolResult:
+    return ToolResult(text=text, reward=0.0, metrics={}, error={"type": kind, "message": text})

@@ -1,0 +1,184 @@
+"""A scripted OpenAI-compatible chat server on loopback, for tests and benchmarks.
+
+A conversation is recognised by its first user message; its script lists one step per model call (step i answers
+the request that already holds i assistant messages). A step may fail a few attempts before it answers:
+
+    server = ScriptedServer({"Compute 2 + 3": [
+        {"tool_calls": [{"name": "calculate", "arguments": {"expression": "2 + 3"}}],
+         "faults": [{"status": 500}, {"status": 429, "retry_after": 0.1}]},
+        {"content": '```json\\n{"result": 5}\\n```'},
+    ]})
+    with server.running() as base_url:   # http://127.0.0.1:PORT/v1
+        ...
+
+Run standalone (the benchmark does, so the client's CPU is measured apart from the server's):
+`python -m bc_eval.testing --script script.json --delay 0.05` prints `PORT <n>` once it listens.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+Step = dict[str, Any]
+
+
+def conversation_key(messages: list[dict[str, Any]]) -> str:
+    """The text of the first user message: how a script finds its conversation."""
+    for msg in messages:
+        if msg.get("role") == "user":
+            content = msg.get("content")
+            if isinstance(content, list):
+                return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+            return content or ""
+    return ""
+
+
+class ScriptedServer:
+    """An OpenAI chat-completions server that replays scripts; records requests when `record` is set."""
+
+    def __init__(self, scripts: dict[str, list[Step]] | None = None, *, default: list[Step] | None = None,
+                 delay: float = 0.0, record: bool = True):
+        self.scripts = dict(scripts or {})
+        self.default = default or [{"content": "I have no script for this conversation."}]
+        self.delay = delay
+        self.record = record
+        self.requests: list[dict[str, Any]] = []
+        self._attempts: dict[tuple[str, int], int] = {}
+        self._ids = itertools.count()
+        self.app = Starlette(routes=[
+            Route("/v1/chat/completions", self._chat, methods=["POST"]),
+            Route("/chat/completions", self._chat, methods=["POST"]),
+            Route("/v1/models", self._models, methods=["GET"]),
+        ])
+
+    async def _models(self, request: Request) -> Response:
+        return JSONResponse({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+
+    async def _chat(self, request: Request) -> Response:
+        raw = await request.body()
+        try:
+            body = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            return JSONResponse({"error": {"message": "invalid JSON body"}}, status_code=400)
+        messages = body.get("messages") or []
+        key = conversation_key(messages)
+        turn = sum(1 for m in messages if m.get("role") == "assistant")
+        if self.record:
+            self.requests.append({"headers": dict(request.headers), "body": body, "key": key, "turn": turn})
+        script = self.scripts.get(key, self.default)
+        step = script[min(turn, len(script) - 1)]
+        faults = step.get("faults") or []
+        if faults:
+            attempt = self._attempts.get((key, turn), 0)
+            self._attempts[(key, turn)] = attempt + 1
+            if attempt < len(faults):
+                return await self._fault(faults[attempt])
+        delay = step.get("delay", self.delay)
+        if delay:
+            await asyncio.sleep(delay)
+        return Response(orjson.dumps(self._completion(body, step)), media_type="application/json")
+
+    async def _fault(self, fault: Step) -> Response:
+        if fault.get("delay"):
+            await asyncio.sleep(fault["delay"])
+        status = int(fault.get("status", 500))
+        headers = {}
+        if "retry_after" in fault:
+            headers["Retry-After"] = str(fault["retry_after"])
+        body = fault.get("body", {"error": {"message": f"scripted fault {status}", "type": "scripted"}})
+        return Response(orjson.dumps(body), status_code=status, headers=headers, media_type="application/json")
+
+    def _completion(self, body: dict[str, Any], step: Step) -> dict[str, Any]:
+        n = next(self._ids)
+        calls = []
+        for j, call in enumerate(step.get("tool_calls") or []):
+            args = call.get("arguments", {})
+            calls.append({"id": call.get("id", f"call_{n}_{j}"), "type": "function",
+                          "function": {"name": call.get("name", ""),
+                                       "arguments": args if isinstance(args, str) else orjson.dumps(args).decode()}})
+        content = step.get("content", "")
+        message: dict[str, Any] = {"role": "assistant", "content": None if calls and not content else content}
+        if calls:
+            message["tool_calls"] = calls
+        finish = step.get("finish_reason") or ("tool_calls" if calls else "stop")
+        reply: dict[str, Any] = {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
+                                 "model": body.get("model", "scripted"),
+                                 "choices": [{"index": 0, "message": message, "finish_reason": finish,
+                                              "logprobs": None}]}
+        if "usage" not in step:
+            prompt = sum(len(str(m.get("content") or "")) for m in body.get("messages") or []) // 4 + 1
+            completion = len(content) // 4 + 1
+            reply["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
+                              "total_tokens": prompt + completion}
+        elif step["usage"] is not None:
+            reply["usage"] = step["usage"]
+        return reply
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[str]:
+        """Serve in a background thread on a free loopback port; yields the base URL (`.../v1`)."""
+        sock = _listen()
+        server = uvicorn.Server(uvicorn.Config(self.app, log_level="error", access_log=False, lifespan="off"))
+        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 10
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("scripted server did not start")
+            time.sleep(0.01)
+        try:
+            yield f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
+        finally:
+            server.should_exit = True
+            thread.join(timeout=10)
+            sock.close()
+
+
+def _listen() -> socket.socket:
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(2048)
+    return sock
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve a script file (`{"scripts": {...}, "default": [...]}`) until killed; prints `PORT <n>` when ready."""
+    parser = argparse.ArgumentParser(prog="python -m bc_eval.testing", description=main.__doc__)
+    parser.add_argument("--script", type=Path, help="JSON file with 'scripts' and/or 'default'")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
+    args = parser.parse_args(argv)
+    spec = orjson.loads(args.script.read_bytes()) if args.script else {}
+    server = ScriptedServer(spec.get("scripts"), default=spec.get("default"), delay=args.delay, record=False)
+    sock = _listen()
+    config = uvicorn.Config(server.app, log_level="error", access_log=False, lifespan="off", backlog=2048)
+    userver = uvicorn.Server(config)
+
+    async def serve() -> None:
+        task = asyncio.create_task(userver.serve(sockets=[sock]))
+        while not userver.started:
+            await asyncio.sleep(0.01)
+        print(f"PORT {sock.getsockname()[1]}", flush=True)
+        await task
+
+    asyncio.run(serve())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""`bc-gen --registry FILE`: many bootcamps in parallel; one failure never deletes another's output."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing as mp
+import sys
+import traceback
+from dataclasses import replace
+from pathlib import Path
+
+from bc_common.jsonl import AtomicFile
+from bc_common.registry import RegistryEntry, load_registry_file
+
+from .splits import ConfigRun, generate_splits, write_split
+
+
+def _one(entry: RegistryEntry, base: ConfigRun, out_dir: Path) -> dict[str, str]:
+    run = replace(base, config_path=entry.instruction_config_path, bootcamp=entry.name,
+                  tool_config=base.tool_config or entry.yaml_tool_path,
+                  interaction_config=base.interaction_config or entry.yaml_interaction_path)
+    files = {}
+    for split, lines, _stats in generate_splits(run):
+        for path in write_split(lines, out_dir / entry.name, split, run.formats):
+            files[f"{split}.{path.suffix.lstrip('.')}"] = str(path)
+    return files
+
+
+def run_registry(registry: Path, base: ConfigRun, out_dir: Path, *, jobs: int = 1,
+                 continue_on_error: bool = False, concat: bool = False) -> int:
+    """Generate every registry entry into `out_dir/<name>/<split>.jsonl`. Returns the number of failures."""
+    entries = [e for e in load_registry_file(registry) if e.instruction_config_path]
+    results: dict[str, dict[str, str]] = {}
+    failures = 0
+    ctx = mp.get_context("fork") if sys.platform != "win32" else None
+    with cf.ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
+        futures = {pool.submit(_one, e, replace(base, jobs=1), out_dir): e for e in entries}
+        for fut in cf.as_completed(futures):
+            entry = futures[fut]
+            try:
+                results[entry.name] = fut.result()
+                print(f"bc-gen: {entry.name}: ok ({', '.join(sorted(results[entry.name]))})", file=sys.stderr)
+            except Exception as exc:
+                failures += 1
+                detail = str(exc) or traceback.format_exception_only(type(exc), exc)[-1].strip()
+                print(f"bc-gen: {entry.name}: FAILED ({entry.source}): {detail}", file=sys.stderr)
+                if not continue_on_error:
+                    for other in futures:
+                        other.cancel()
+                    break
+    if concat and results:
+        for key in sorted({k for files in results.values() for k in files if k.endswith(".jsonl")}):
+            with AtomicFile(out_dir / key) as fh:
+                for name in (e.name for e in entries):
+                    if key in results.get(name, {}):
+                        fh.write(Path(results[name][key]).read_bytes())
+            print(f"bc-gen: concatenated {out_dir / key}", file=sys.stderr)
+    return failures

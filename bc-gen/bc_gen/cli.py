@@ -1,0 +1,140 @@
+"""bc-gen: seeded, shardable task generation from bootcamps and seed-format YAML configs."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+import orjson
+
+from bc_common.cli import EXIT_CODES_HELP, report_errors
+from bc_common.config import parse_assignments
+from bc_common.errors import ConfigError
+from bc_common.instruction_config import parse_split_samples
+
+EXAMPLES = f"""
+\b
+Examples:
+  bc-gen arithmetic -n 1000 --seed 7 > train.jsonl
+  bc-gen arithmetic -n 100 --split test --exclude train.jsonl > test.jsonl
+  bc-gen arithmetic -n 200000 -j 2 -o big.jsonl
+  bc-gen arithmetic -n 1000 --shard 0/4 > part0.jsonl      # parts 0..3 concatenate to the full set
+  bc-gen arithmetic -n 50 --set max_terms=12 --set max_digits=6 --format parquet -o hard.parquet
+  bc-gen --config bootcamps/arithmetic/configs/instruction_config.yaml --split-samples train:1000,test:100 -o data/
+  bc-gen --registry bootcamp_registry.jsonl -j 4 -o data/ --concat --continue-on-error
+  bc-gen --list
+  bc-gen --schema task | jq .
+
+\b
+Same bootcamp, config, seed, split and index => the same bytes, whatever -j or --shard.
+Duplicate identities within a split are redrawn deterministically (reported on stderr).
+{EXIT_CODES_HELP}
+"""
+
+
+@click.command(epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.argument("bootcamp", required=False)
+@click.option("-n", "count", type=int, default=10, show_default=True, help="Rows to generate.")
+@click.option("--seed", type=int, default=None, help="Base seed (default 0; config mode: global_config.default_seed).")
+@click.option("--split", default="train", show_default=True, help="Split name (part of every row's seed).")
+@click.option("--shard", default=None, help="K/M: emit only rows with index ≡ K (mod M).")
+@click.option("-j", "--jobs", type=int, default=1, show_default=True, help="Worker processes (same bytes as -j 1).")
+@click.option("-o", "--output", default=None, help="Output file (single bootcamp) or folder (--config/--registry).")
+@click.option("--output-dir", "output_dir", default=None, hidden=True)
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default=None,
+              help="Output format (default jsonl; .parquet output names imply parquet).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a generator parameter.")
+@click.option("--exclude", multiple=True, metavar="FILE", help="Never emit an identity present in these task files.")
+@click.option("--no-dedup", is_flag=True, help="Allow duplicate identities (fully independent rows).")
+@click.option("--config", "--instruction-config", "config", type=click.Path(dir_okay=False), default=None,
+              help="Seed-format instruction config YAML.")
+@click.option("--split-samples", default=None, help="train:N,test:M (config and registry modes).")
+@click.option("--shuffle/--no-shuffle", default=None, help="Shuffle each split with the seed (config mode).")
+@click.option("--tool-config", type=click.Path(dir_okay=False), default=None, help="Global tool config YAML.")
+@click.option("--interaction-config", type=click.Path(dir_okay=False), default=None,
+              help="Global interaction config YAML.")
+@click.option("--no-tool", is_flag=True, help="Rows without tools.")
+@click.option("--no-interaction", is_flag=True, help="Rows without an interaction.")
+@click.option("--global-config-overrides", default=None, help="JSON object overriding global_config keys.")
+@click.option("--gen-parquet", "--gen_parquet", "gen_parquet", is_flag=True, help="Also write .parquet files.")
+@click.option("--registry", "--bootcamp-registry", "registry", type=click.Path(dir_okay=False), default=None,
+              help="Seed-format bootcamp_registry.jsonl: generate every entry.")
+@click.option("--max-workers", type=int, default=None, hidden=True)
+@click.option("--continue-on-error", is_flag=True, help="Registry mode: keep going when one bootcamp fails.")
+@click.option("--concat", "--concat-files", "concat", is_flag=True, help="Registry mode: also write DIR/<split>.jsonl.")
+@click.option("--list", "list_", is_flag=True, help="List available bootcamps.")
+@click.option("--schema", type=click.Choice(["task", "trajectory"]), default=None, help="Print a record JSON Schema.")
+@report_errors("bc-gen")
+def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, sets, exclude, no_dedup, config,
+         split_samples, shuffle, tool_config, interaction_config, no_tool, no_interaction,
+         global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema):
+    """Generate task rows (one JSON object a line) for BOOTCAMP, or from a --config / --registry."""
+    output = output or output_dir
+    jobs = max_workers or jobs
+    if jobs < 1:
+        raise ConfigError("-j must be at least 1")
+    if schema:
+        from bc_common.records import SCHEMAS
+
+        sys.stdout.buffer.write(orjson.dumps(SCHEMAS[schema], option=orjson.OPT_INDENT_2) + b"\n")
+        return
+    if list_:
+        from bc_common.registry import available, get_bootcamp
+
+        for name in available():
+            try:
+                desc = get_bootcamp(name).description
+            except Exception as exc:
+                desc = f"(failed to load: {exc})"
+            click.echo(f"{name:<24} {desc}")
+        return
+    if count < 0:
+        raise ConfigError("-n must be >= 0")
+    if config or registry:
+        from .splits import ConfigRun
+
+        overrides = {}
+        if global_config_overrides:
+            try:
+                overrides = orjson.loads(global_config_overrides)
+            except orjson.JSONDecodeError as exc:
+                raise ConfigError(f"--global-config-overrides: invalid JSON: {exc}") from None
+            if not isinstance(overrides, dict):
+                raise ConfigError("--global-config-overrides must be a JSON object")
+        formats = ("jsonl", "parquet") if (gen_parquet or fmt == "parquet" or overrides.get("gen_parquet")) \
+            else ("jsonl",)
+        run = ConfigRun(config_path=Path(config) if config else Path("."),
+                        split_samples=parse_split_samples(split_samples), seed=seed, shuffle=shuffle, jobs=jobs,
+                        tool_config=Path(tool_config) if tool_config else None,
+                        interaction_config=Path(interaction_config) if interaction_config else None,
+                        no_tool=no_tool, no_interaction=no_interaction, overrides=overrides,
+                        bootcamp=bootcamp, params=parse_assignments(sets), formats=formats)
+        if registry:
+            from .batch import run_registry
+
+            if not split_samples:
+                run.split_samples = {"train": 100, "test": 0}
+            failures = run_registry(Path(registry), run, Path(output or "data/generated"), jobs=jobs,
+                                    continue_on_error=continue_on_error, concat=concat)
+            sys.exit(1 if failures else 0)
+        from .splits import run_config
+
+        run_config(run, Path(output) if output else None)
+        return
+    if not bootcamp:
+        raise click.UsageError("name a BOOTCAMP (see --list), or use --config FILE or --registry FILE")
+    from .single import SingleRun, parse_shard, run_single
+
+    if fmt is None:
+        fmt = "parquet" if output and output.endswith(".parquet") else "jsonl"
+    run = SingleRun(bootcamp=bootcamp, n=count, seed=seed or 0, split=split, shard=parse_shard(shard), jobs=jobs,
+                    params=parse_assignments(sets), no_tool=no_tool, no_interaction=no_interaction,
+                    dedup=not no_dedup, exclude=list(exclude))
+    stats = run_single(run, output or "-", fmt)
+    note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
+    if sys.stderr and not sys.stderr.closed:
+        print(f"bc-gen: {run.bootcamp}: {stats.rows} rows ({run.split}){note}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

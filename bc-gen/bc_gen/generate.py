@@ -1,0 +1,110 @@
+"""Ordered, deduplicated, optionally parallel generation of rows by index.
+
+Row i is decided by its index alone, except that a row whose identity already appeared earlier in the
+split (or in an excluded set) is redrawn with attempt 1, 2, ... — decided in index order by the parent,
+so `-j 2` writes the same bytes as `-j 1`, and shard K/M writes exactly the rows i ≡ K (mod M).
+"""
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import orjson
+
+from bc_common.errors import ConfigError
+
+from .rows import RowSpec, TaskFactory
+
+CHUNK = 1024
+MAX_ATTEMPTS = 64
+
+
+@dataclass
+class GenStats:
+    rows: int = 0
+    regenerated: int = 0
+
+
+_worker_factory: TaskFactory | None = None
+
+
+def _init_worker(spec: RowSpec) -> None:
+    global _worker_factory
+    _worker_factory = TaskFactory(spec)
+
+
+def _work(chunk: list[tuple[int, bool]]) -> list[tuple[bytes, bytes | None]]:
+    assert _worker_factory is not None
+    return _draw(_worker_factory, chunk)
+
+
+def _draw(factory: TaskFactory, chunk: list[tuple[int, bool]]) -> list[tuple[bytes, bytes | None]]:
+    out = []
+    for index, render in chunk:
+        if render:
+            out.append(factory.row(index))
+        else:
+            out.append((factory.identity_hash(factory.identity(index)), None))
+    return out
+
+
+def _chunks(plan: list[tuple[int, bool]], size: int) -> Iterator[list[tuple[int, bool]]]:
+    for start in range(0, len(plan), size):
+        yield plan[start:start + size]
+
+
+def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = None, jobs: int = 1,
+             dedup: bool = True, seen: set[bytes] | None = None, stats: GenStats | None = None,
+             factory: TaskFactory | None = None) -> Iterator[bytes]:
+    """Yield JSONL row bytes for `indices` in order. With `emit`, only those indices are rendered and
+    yielded; the others are still drawn so that deduplication decisions match the full run.
+    `seen` holds identity hashes to avoid (earlier splits) and receives the new ones."""
+    stats = stats if stats is not None else GenStats()
+    seen = seen if seen is not None else set()
+    plan = [(i, emit is None or i in emit) for i in indices]
+    if not dedup:
+        plan = [p for p in plan if p[1]]
+    factory = factory or TaskFactory(spec)
+    results: Iterable[list[tuple[bytes, bytes | None]]]
+    pool = None
+    if jobs > 1 and len(plan) > CHUNK:
+        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+        pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(spec,))
+        size = max(64, min(CHUNK, len(plan) // (jobs * 8) or 64))
+        results = pool.imap(_work, _chunks(plan, size))
+    else:
+        results = (_draw(factory, c) for c in _chunks(plan, CHUNK))
+    try:
+        position = 0
+        for chunk in results:
+            for digest, line in chunk:
+                index, render = plan[position]
+                position += 1
+                if dedup and digest in seen:
+                    digest, line = _redraw(factory, index, render, seen, spec)
+                    stats.regenerated += 1
+                if dedup:
+                    seen.add(digest)
+                if render:
+                    stats.rows += 1
+                    yield line
+    finally:
+        if pool is not None:
+            pool.terminate()
+
+
+def _redraw(factory: TaskFactory, index: int, render: bool, seen: set[bytes],
+            spec: RowSpec) -> tuple[bytes, bytes | None]:
+    for attempt in range(1, MAX_ATTEMPTS + 1):
+        identity = factory.identity(index, attempt)
+        digest = factory.identity_hash(identity)
+        if digest not in seen:
+            if not render:
+                return digest, None
+            return digest, orjson.dumps(factory.build(index, identity), option=orjson.OPT_APPEND_NEWLINE)
+    raise ConfigError(
+        f"{spec.bootcamp}/{spec.generator_name}: cannot produce enough distinct tasks for split "
+        f"{spec.split!r}: row {index} is still a duplicate after {MAX_ATTEMPTS} redraws "
+        f"({len(seen)} distinct so far). Widen the generator's parameters or ask for fewer rows.")

@@ -1,0 +1,96 @@
+"""`bc-gen BOOTCAMP -n N`: rows 0..N-1 of one bootcamp with its default generator config."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from bc_common.errors import ConfigError
+from bc_common.jsonl import AtomicFile, read_records
+from bc_common.parquet_io import write_parquet
+from bc_common.records import task_identity
+from bc_common.registry import get_bootcamp
+
+from .generate import GenStats, generate
+from .rows import RowSpec, TaskFactory
+
+
+@dataclass
+class SingleRun:
+    bootcamp: str
+    n: int = 10
+    seed: int = 0
+    split: str = "train"
+    shard: tuple[int, int] = (0, 1)
+    jobs: int = 1
+    params: dict[str, Any] = field(default_factory=dict)
+    no_tool: bool = False
+    no_interaction: bool = False
+    dedup: bool = True
+    exclude: list[str] = field(default_factory=list)
+
+
+def parse_shard(text: str | None) -> tuple[int, int]:
+    """'2/4' -> (2, 4); K counts from 0."""
+    if not text:
+        return 0, 1
+    k, sep, m = text.partition("/")
+    try:
+        k_i, m_i = int(k), int(m)
+    except ValueError:
+        raise ConfigError(f"--shard {text!r}: expected K/M, e.g. 0/4") from None
+    if not sep or m_i < 1 or not 0 <= k_i < m_i:
+        raise ConfigError(f"--shard {text!r}: need 0 <= K < M")
+    return k_i, m_i
+
+
+def row_spec(run: SingleRun) -> RowSpec:
+    bc = get_bootcamp(run.bootcamp)
+    cls = bc.generator
+    return RowSpec(
+        bootcamp=bc.name, generator_class=f"{cls.__module__}.{cls.__qualname__}",
+        params={**bc.default_config, **run.params}, split=run.split, base_seed=run.seed,
+        tool_config=None if run.no_tool else bc.tool_config,
+        interaction_config=None if run.no_interaction else bc.interaction_config,
+    )
+
+
+def excluded_hashes(paths: list[str], factory: TaskFactory) -> set[bytes]:
+    """Identity hashes of the task rows in `paths` (to keep a new split disjoint from them)."""
+    return {factory.identity_hash(task_identity(rec.data)) for rec in read_records(paths)}
+
+
+def iter_rows(run: SingleRun, stats: GenStats) -> Any:
+    spec = row_spec(run)
+    factory = TaskFactory(spec)
+    k, m = run.shard
+    emit = None if m == 1 else set(range(k, run.n, m))
+    seen = excluded_hashes(run.exclude, factory) if run.exclude else set()
+    return generate(spec, range(run.n), emit=emit, jobs=run.jobs, dedup=run.dedup, seen=seen, stats=stats,
+                    factory=factory)
+
+
+def run_single(run: SingleRun, out: str = "-", fmt: str = "jsonl") -> GenStats:
+    """Write the rows to `out` ('-' = stdout; files are published atomically)."""
+    stats = GenStats()
+    rows = iter_rows(run, stats)
+    if fmt == "parquet":
+        if out == "-":
+            raise ConfigError("--format parquet needs -o FILE")
+        write_parquet([orjson.loads(line) for line in rows], out)
+    elif out == "-":
+        stream = sys.stdout.buffer
+        try:
+            for line in rows:
+                stream.write(line)
+            stream.flush()
+        except BrokenPipeError:  # `bc-gen ... | head` is fine
+            sys.stderr.close()
+    else:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
+        with AtomicFile(out) as fh:
+            fh.writelines(rows)
+    return stats

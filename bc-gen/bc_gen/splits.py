@@ -1,0 +1,110 @@
+"""Generation from a seed-format instruction config: groups by exact ratio, splits disjoint by identity."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from bc_common.instruction_config import InstructionConfig, allocate, load_instruction_config
+from bc_common.jsonl import AtomicFile
+from bc_common.parquet_io import write_parquet
+from bc_common.seeding import rng_for
+
+from .generate import GenStats, generate
+from .rows import RowSpec
+
+
+@dataclass
+class ConfigRun:
+    """Options of `bc-gen --config`."""
+
+    config_path: Path
+    split_samples: dict[str, int] = field(default_factory=dict)
+    seed: int | None = None
+    shuffle: bool | None = None
+    jobs: int = 1
+    tool_config: Path | None = None
+    interaction_config: Path | None = None
+    no_tool: bool = False
+    no_interaction: bool = False
+    overrides: dict[str, Any] = field(default_factory=dict)
+    bootcamp: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)  # --set: applied to every group
+    formats: tuple[str, ...] = ("jsonl",)
+
+
+def bootcamp_name(cfg: InstructionConfig, explicit: str | None) -> str:
+    """The bootcamp a config generates for: explicit, else the generator's `name`, else its class name."""
+    if explicit:
+        return explicit.split("/", 1)[-1]
+    cls = cfg.generator_class
+    return getattr(cls, "name", "") or cls.__name__.replace("InstructionGenerator", "").lower()
+
+
+def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: int,
+                    seed: int) -> list[tuple[RowSpec, int]]:
+    name = bootcamp_name(cfg, run.bootcamp)
+    out = []
+    for group, n in zip(cfg.groups, allocate(count, [g.ratio for g in cfg.groups])):
+        tool = None if run.no_tool else (group.tool_config or run.tool_config or cfg.tool_config)
+        inter = None if run.no_interaction else (group.interaction_config or run.interaction_config
+                                                  or cfg.interaction_config)
+        spec = RowSpec(bootcamp=name, generator_class=cfg.class_name, params={**group.params, **run.params},
+                       split=split, base_seed=seed, generator_name=group.name, tool_config=tool,
+                       interaction_config=inter, source=f"{cfg.path}: instruction_generators.{group.name}")
+        out.append((spec, n))
+    return out
+
+
+def generate_splits(run: ConfigRun, log=print) -> Iterator[tuple[str, list[bytes], GenStats]]:
+    """Yield (split, row lines, stats) per split, in the config's split order. Later splits never repeat an
+    identity of an earlier one."""
+    cfg = load_instruction_config(run.config_path, run.overrides or None)
+    splits = run.split_samples or cfg.split_samples or {"train": 100}
+    seed = cfg.seed if run.seed is None else run.seed
+    shuffle = cfg.shuffle if run.shuffle is None else run.shuffle
+    seen: set[bytes] = set()
+    for split, count in splits.items():
+        stats = GenStats()
+        lines: list[bytes] = []
+        for spec, n in specs_for_split(cfg, run, split, count, seed):
+            lines.extend(generate(spec, range(n), jobs=run.jobs, seen=seen, stats=stats))
+        if shuffle:
+            rng_for("shuffle", bootcamp_name(cfg, run.bootcamp), split, seed).shuffle(lines)
+        yield split, lines, stats
+
+
+def write_split(lines: list[bytes], out_dir: Path, split: str, formats: tuple[str, ...],
+                prefix: str = "") -> list[Path]:
+    """Publish one split atomically as `<prefix><split>.jsonl` (and `.parquet`)."""
+    paths = []
+    if "jsonl" in formats:
+        path = out_dir / f"{prefix}{split}.jsonl"
+        with AtomicFile(path) as fh:
+            fh.writelines(lines)
+        paths.append(path)
+    if "parquet" in formats:
+        path = out_dir / f"{prefix}{split}.parquet"
+        write_parquet([orjson.loads(line) for line in lines], path)
+        paths.append(path)
+    return paths
+
+
+def run_config(run: ConfigRun, out_dir: Path | None, prefix: str = "") -> dict[str, int]:
+    """Generate every split; write files into `out_dir` (or JSONL to stdout). Returns rows per split."""
+    counts = {}
+    for split, lines, stats in generate_splits(run):
+        counts[split] = stats.rows
+        note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
+        if out_dir is None:
+            sys.stdout.buffer.writelines(lines)
+            sys.stdout.buffer.flush()
+            print(f"bc-gen: {split}: {stats.rows} rows{note}", file=sys.stderr)
+        else:
+            paths = write_split(lines, out_dir, split, run.formats, prefix)
+            print(f"bc-gen: {split}: {stats.rows} rows{note} -> {', '.join(map(str, paths))}", file=sys.stderr)
+    return counts

@@ -1,0 +1,99 @@
+"""The wire protocol shared by master and worker: typed API errors, JSON bodies with a size limit, id checks.
+
+Every error is a JSON body `{"error": {"type", "message"}}` with a real HTTP status; never a 200.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+from starlette.requests import Request
+from starlette.responses import Response
+
+DEFAULT_MAX_BODY = 1 << 20
+OPERATIONS = ("create", "execute", "calc_reward", "release")
+_INSTANCE_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,128}$")
+
+
+class ApiError(Exception):
+    """An error answered to the caller with `status` and a JSON body of `type` and `message`."""
+
+    def __init__(self, status: int, type: str, message: str):
+        super().__init__(message)
+        self.status = status
+        self.type = type
+        self.message = message
+
+
+def json_response(data: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(data), status_code=status, media_type="application/json")
+
+
+def error_response(status: int, type: str, message: str) -> Response:
+    return json_response({"error": {"type": type, "message": message}}, status)
+
+
+async def api_error_handler(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.type, exc.message)
+
+
+async def http_error_handler(request: Request, exc: Exception) -> Response:
+    status = getattr(exc, "status_code", 500)
+    kind = {404: "not_found", 405: "method_not_allowed"}.get(status, "http_error")
+    return error_response(status, kind, str(getattr(exc, "detail", "")) or kind)
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The raw request body, refusing more than `limit` bytes (413) whatever Content-Length claims."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        try:
+            if int(declared) > limit:
+                raise ApiError(413, "body_too_large", f"request body over {limit} bytes")
+        except ValueError:
+            raise ApiError(400, "bad_request", "invalid Content-Length") from None
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError(413, "body_too_large", f"request body over {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_object(raw: bytes) -> dict[str, Any]:
+    """A JSON object from `raw` (an empty body is `{}`); 400 otherwise."""
+    if not raw.strip():
+        return {}
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise ApiError(400, "bad_request", f"body is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_request", "body must be a JSON object")
+    return data
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    return parse_object(await read_body(request, limit))
+
+
+def check_instance_id(value: Any, required: bool = True) -> str | None:
+    """A valid instance id (letters, digits, `_.:-`, at most 128), None when absent and not required."""
+    if value is None and not required:
+        return None
+    if not isinstance(value, str) or not _INSTANCE_ID.match(value):
+        raise ApiError(400, "bad_request", "instance_id must be 1-128 characters of [A-Za-z0-9_.:-]")
+    return value
+
+
+def create_kwargs(body: dict[str, Any]) -> dict[str, Any]:
+    """Keyword arguments for `Tool.create`: `create_kwargs` if given, else every key but `instance_id`."""
+    if "create_kwargs" in body:
+        kwargs = body["create_kwargs"] or {}
+        if not isinstance(kwargs, dict):
+            raise ApiError(400, "bad_request", "create_kwargs must be a JSON object")
+        return dict(kwargs)
+    return {k: v for k, v in body.items() if k != "instance_id"}

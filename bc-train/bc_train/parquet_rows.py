@@ -1,0 +1,174 @@
+"""Rows for verl's parquet files, with fixed per-row shapes.
+
+Parquet unifies struct columns across rows: a key missing in one row becomes null there, and a key whose type
+differs between rows fails the write. So everything whose shape depends on the bootcamp (identities, tool
+create kwargs, interaction kwargs, tool schemas) is stored as JSON text in a fixed key (`bc_json`), and every
+row carries the same tool names in `extra_info.tools_kwargs`.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from bc_common.errors import InputError
+from bc_common.records import task_id, task_identity
+
+AGENT_NAME = "bc_agent"
+JSON_KEY = "bc_json"
+
+
+def dumps(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def loads_json_field(value: Any) -> Any:
+    """Undo `dumps` for a `{bc_json: "..."}` wrapper or a bare JSON string; other values pass through."""
+    if isinstance(value, dict) and set(value) == {JSON_KEY}:
+        value = value[JSON_KEY]
+    if isinstance(value, str):
+        try:
+            return orjson.loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+def row_kind(row: Any) -> str:
+    """'task' for bc-gen rows, 'sft' for trajectory or bc-filter SFT rows (they carry `messages`)."""
+    if isinstance(row, dict) and isinstance(row.get("messages"), list):
+        return "sft"
+    if isinstance(row, dict) and "prompt" in row and "data_source" in row:
+        return "task"
+    raise InputError("neither a task row (prompt, data_source) nor a trajectory/SFT row (messages)")
+
+
+def _message_text(msg: dict[str, Any], where: str) -> str:
+    content = msg.get("content")
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # text content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    raise InputError(f"{where}: message content must be a string", field="content")
+
+
+def rl_row(row: dict[str, Any], tool_names: list[str], row_tools: list[str], index: int) -> dict[str, Any]:
+    """A verl RL row (RLHFDataset + our agent loop) from a bc-gen task row.
+
+    `tool_names` are all tools of the run (same keys in every row); `row_tools` the ones this row may use.
+    """
+    prompt = row["prompt"]
+    if isinstance(prompt, str):
+        prompt = [{"role": "user", "content": prompt}]
+    messages = [{"role": str(m.get("role")), "content": _message_text(m, f"prompt[{i}]")}
+                for i, m in enumerate(prompt)]
+    extra = row.get("extra_info") or {}
+    tools_kwargs = extra.get("tools_kwargs") or {}
+    interaction = extra.get("interaction_kwargs") or {}
+    identity = task_identity(row)
+    return {
+        "data_source": row["data_source"],
+        "agent_name": AGENT_NAME,
+        "prompt": messages,
+        "ability": "bootcamp",
+        "reward_model": {"style": str((row.get("reward_model") or {}).get("style", "rule")),
+                         "ground_truth": dumps(identity)},
+        "extra_info": {
+            "split": str(extra.get("split", "train")),
+            "index": int(extra.get("index", index)),
+            "task_id": task_id(row),
+            "bootcamp": str(extra.get("bootcamp") or row["data_source"].split("/", 1)[-1]),
+            "generator_name": str(extra.get("generator_name", "")),
+            "seed": int(extra.get("seed", 0) or 0),
+            "config_hash": str(extra.get("config_hash", "")),
+            "need_tools_kwargs": bool(row_tools),
+            "tool_selection": list(row_tools),
+            "tools_kwargs": {name: {"create_kwargs": {JSON_KEY: dumps(
+                (tools_kwargs.get(name) or {}).get("create_kwargs") or ({"identity": identity} if name in row_tools
+                                                                        else {}))}}
+                             for name in tool_names},
+            "interaction_kwargs": {"name": str(interaction.get("name", "")), JSON_KEY: dumps(interaction)},
+        },
+    }
+
+
+def _tool_call(call: dict[str, Any], where: str) -> dict[str, Any]:
+    fn = call.get("function") or {}
+    args = fn.get("arguments", "{}")
+    if not isinstance(args, str):  # keep arguments as JSON text: dict arguments would be unified across rows
+        args = dumps(args)
+    return {"id": str(call.get("id") or ""), "type": "function",
+            "function": {"name": str(fn.get("name") or ""), "arguments": args}}
+
+
+def sft_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A verl SFT row (messages + tools + enable_thinking) from a bc-filter SFT row or a trajectory row."""
+    messages = []
+    for i, msg in enumerate(row["messages"]):
+        where = f"messages[{i}]"
+        if not isinstance(msg, dict) or msg.get("role") not in ("system", "user", "assistant", "tool"):
+            raise InputError(f"{where}: expected a chat message with a known role", field=where)
+        messages.append({
+            "role": msg["role"],
+            "content": _message_text(msg, where),
+            "tool_calls": [_tool_call(c, where) for c in msg.get("tool_calls") or []],
+            "tool_call_id": str(msg.get("tool_call_id") or ""),
+        })
+    if not any(m["role"] == "assistant" for m in messages):
+        raise InputError("no assistant message to learn from", field="messages")
+    source = row.get("input") if isinstance(row.get("input"), dict) else row
+    return {
+        "id": str(row.get("id") or ""),
+        "data_source": str(row.get("data_source") or source.get("data_source") or ""),
+        "messages": messages,
+        "tools": dumps(row.get("tools") or []),
+        "score": float(row.get("score") or 0.0),
+    }
+
+
+def shape(value: Any) -> Any:
+    """The parquet-relevant shape of a value: key sets and leaf types, lists by their first element."""
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in sorted(value.items())}
+    if isinstance(value, list):
+        return [shape(value[0])] if value else []
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    return type(value).__name__
+
+
+def check_fixed_shapes(rows: list[dict[str, Any]], what: str) -> None:
+    """Raise InputError naming the first row whose shape differs from the first row's."""
+    if not rows:
+        return
+    first = shape(rows[0])
+    for i, row in enumerate(rows[1:], 1):
+        got = shape(row)
+        if got != first:
+            diff = sorted(k for k in set(first) | set(got) if first.get(k) != got.get(k))
+            raise InputError(f"{what} row {i} has a different shape in column(s) {', '.join(diff)}; "
+                             f"parquet would unify it with nulls")
+
+
+def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
+    """Write rows as parquet with native (struct/list) columns, published atomically."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from bc_common.jsonl import AtomicFile
+
+    rows = list(rows)
+    table = pa.Table.from_pylist(rows)
+    with AtomicFile(path) as fh:
+        pq.write_table(table, fh)
+    return len(rows)

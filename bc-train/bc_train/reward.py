@@ -1,0 +1,81 @@
+"""verl's custom reward function: the bootcamp's verifier on the last assistant turn, plus an optional,
+configurable share of interaction turn scores and tool rewards.
+
+    reward.custom_reward_function: {path: pkg://bc_train.reward, name: compute_score,
+                                    reward_kwargs: {turn_weight: 0.0, tool_weight: 0.0, format_score: 0.0}}
+
+The rule (the same for every sample, and every sample returns the same keys):
+
+    score = acc + turn_weight * mean(turn_scores) + tool_weight * (sum(tool_rewards) + tool_final_reward)
+
+`acc` is `verify_score` of the last assistant turn only, never tool output or interaction text. Our agent
+loop (`bc_train.agent_loop.BcAgentLoop`) records that turn as `extra_info["bc_final_text"]`; rows rolled out
+by another loop are graded on `solution_str` with tool responses, tool calls and earlier turns cut away.
+With the default weights (0) the reward is exactly the verifier's score, the usual choice for GRPO.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from bc_common.registry import get_bootcamp
+
+from .parquet_rows import loads_json_field
+
+REWARD_KEYS = ("score", "acc", "turn_score_mean", "tool_reward_sum", "num_turns", "graded_final_turn")
+
+_TOOL_RESPONSE = re.compile(r"<tool_response>.*?</tool_response>", re.DOTALL)
+_TOOL_CALL = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL)
+_TURN_MARK = re.compile(r"(?:^|\n)(?:<\|im_start\|>)?assistant\n")
+
+
+@functools.lru_cache(maxsize=256)
+def _reward_class(data_source: str) -> Any:
+    return get_bootcamp(data_source).reward
+
+
+def last_assistant_turn(solution_str: str) -> str:
+    """The text of the last assistant turn in a decoded multi-turn response (best effort, for other loops)."""
+    text = _TOOL_RESPONSE.sub("", solution_str or "")
+    text = _TURN_MARK.split(text)[-1]
+    return _TOOL_CALL.sub("", text).replace("<|im_end|>", "").strip()
+
+
+def _floats(value: Any) -> list[float]:
+    if value is None:
+        return []
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, dict):
+        return [float(v) for v in value.values()]
+    if isinstance(value, Sequence) or hasattr(value, "tolist"):
+        out = value.tolist() if hasattr(value, "tolist") else list(value)
+        return [float(v) for v in (out if isinstance(out, list) else [out]) if v is not None]
+    return []
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None,
+                  *, turn_weight: float = 0.0, tool_weight: float = 0.0, format_score: float = 0.0,
+                  **_: Any) -> dict[str, float]:
+    """Score one rollout for verl. Returns a dict with the keys in `REWARD_KEYS` (always all of them)."""
+    extra = dict(extra_info or {})
+    identity = loads_json_field(ground_truth)
+    final = extra.get("bc_final_text")
+    graded_final = isinstance(final, str)
+    text = final if graded_final else last_assistant_turn(solution_str)
+    acc = float(_reward_class(data_source).verify_score(text, identity, format_score=format_score))
+    turn_scores = _floats(extra.get("turn_scores"))
+    tool_rewards = _floats(extra.get("tool_rewards"))
+    tool_sum = sum(tool_rewards) + sum(_floats(extra.get("bc_tool_final_reward")))
+    turn_mean = sum(turn_scores) / len(turn_scores) if turn_scores else 0.0
+    num_turns = _floats(extra.get("num_turns"))
+    return {
+        "score": acc + float(turn_weight) * turn_mean + float(tool_weight) * tool_sum,
+        "acc": acc,
+        "turn_score_mean": turn_mean,
+        "tool_reward_sum": tool_sum,
+        "num_turns": num_turns[0] if num_turns else 0.0,
+        "graded_final_turn": 1.0 if graded_final else 0.0,
+    }

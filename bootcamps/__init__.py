@@ -1,0 +1,1 @@
+"""Bootcamps shipped with the harness: one package per environment."""

@@ -1,0 +1,42 @@
+"""Grades the final assistant text: the last ```json {"result": ...}``` block, within a relative tolerance."""
+from __future__ import annotations
+
+import functools
+import re
+from fractions import Fraction
+from typing import Any
+
+import orjson
+
+from bc_common.bootcamp import RewardCalculator
+from bc_common.safe_eval import parse_number, safe_eval
+
+_FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
+_BARE = re.compile(r"\{[^{}]*\"result\"[^{}]*\}", re.DOTALL)
+
+
+@functools.lru_cache(maxsize=65536)
+def exact_value(expression: str) -> Fraction:
+    return safe_eval(expression)
+
+
+class ArithmeticRewardCalculator(RewardCalculator):
+    """1.0 when the reported result is within the relative tolerance of the exact value, else 0."""
+
+    @staticmethod
+    def extract_output(output_str: str) -> Fraction | None:
+        candidates = _FENCED.findall(output_str) or _BARE.findall(output_str)
+        for block in reversed(candidates):
+            try:
+                data = orjson.loads(block)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(data, dict) and "result" in data:
+                return parse_number(data["result"])
+        return None
+
+    @classmethod
+    def _verify_correction(cls, extracted: Fraction, identity: dict[str, Any], **kwargs: Any) -> bool:
+        expected = exact_value(identity["expression"])
+        tolerance = Fraction(str(kwargs.get("tolerance", identity.get("tolerance", "1e-6"))))
+        return abs(extracted - expected) <= tolerance * max(Fraction(1), abs(expected))
