@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .config import build_dataclass
+from .seeding import RecordRandom
 
 
 @dataclass
@@ -35,7 +36,7 @@ class InstructionGenerator:
         self.config = build_dataclass(self.Config, kwargs, source=source or type(self).__name__)
         for f in dataclasses.fields(self.config):
             setattr(self, f.name, getattr(self.config, f.name))
-        self.rng = random.Random(0)  # replaced per record by the framework
+        self.rng: random.Random = RecordRandom(0)  # reseeded for every record by the framework
         bootcamp = self.name or type(self).__name__.replace("InstructionGenerator", "").lower()
         self.data_source = f"bootcamp/{bootcamp}"
 

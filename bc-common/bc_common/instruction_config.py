@@ -102,7 +102,7 @@ def load_instruction_config(path: str | Path, overrides: dict[str, Any] | None =
     if not class_name:
         raise ConfigError(f"{p}: global_config.class_name is required (the generator class path)")
     gen_cls = load_class(class_name)
-    param_names = {f.name for f in dataclasses.fields(getattr(gen_cls, "Config"))} \
+    param_names = {f.name for f in dataclasses.fields(gen_cls.Config)} \
         if dataclasses.is_dataclass(getattr(gen_cls, "Config", None)) else set()
     base = p.parent
     groups_data = data.get("instruction_generators")

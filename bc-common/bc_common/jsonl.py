@@ -7,7 +7,6 @@ atomic publish of whole files.
 from __future__ import annotations
 
 import gzip
-import io
 import os
 import sys
 import tempfile
@@ -190,7 +189,7 @@ class AtomicFile:
     def __enter__(self) -> IO[bytes]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
-        self._fh = io.open(fd, "wb", buffering=1 << 20)
+        self._fh = open(fd, "wb", buffering=1 << 20)
         return self._fh
 
     def __exit__(self, exc_type: object, *rest: object) -> None:

@@ -35,7 +35,7 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
         values = [r.get(col) for r in rows]
         if col in json_cols:
             values = [None if v is None and col not in r else orjson.dumps(v).decode()
-                      for v, r in zip(values, rows)]
+                      for v, r in zip(values, rows, strict=True)]
         arrays[col] = pa.array(values)
     table = pa.table(arrays) if columns else pa.table({})
     meta = dict(table.schema.metadata or {})

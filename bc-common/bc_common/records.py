@@ -146,8 +146,9 @@ def task_id(row: dict[str, Any]) -> str:
     """The task's id; rows from other producers without one get a stable content hash."""
     if isinstance(row.get("id"), str):
         return row["id"]
-    from .seeding import canonical_json
     import hashlib
+
+    from .seeding import canonical_json
 
     return "task-" + hashlib.blake2b(canonical_json({k: row.get(k) for k in ("data_source", "prompt", "reward_model")}),
                                      digest_size=8).hexdigest()

@@ -49,7 +49,7 @@ def available() -> list[str]:
     return sorted(_entry_points())
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def get_bootcamp(name: str) -> Bootcamp:
     """The manifest of an installed bootcamp, by name or by data_source (`bootcamp/<name>`)."""
     key = name.split("/", 1)[1] if name.startswith("bootcamp/") else name
@@ -118,7 +118,7 @@ def load_registry_file(path: str | Path) -> list[RegistryEntry]:
         if not ds:
             raise ConfigError(f"{where}: missing field 'data_source'")
 
-        def resolve(key: str) -> Path | None:
+        def resolve(key: str, row: dict = row) -> Path | None:
             value = row.get(key)
             if not value:
                 return None

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from bc_common.bootcamp import InstructionGenerator
-from bc_common.seeding import canonical_json, config_hash, seed_of
+from bc_common.seeding import RecordRandom, canonical_json, config_hash, seed_of
 from bc_common.tool_config import load_interaction_config, load_tool_config
 
 _DUMP_OPTS = orjson.OPT_APPEND_NEWLINE
@@ -46,33 +46,42 @@ class TaskFactory:
         cls = load_class(spec.generator_class)
         self.generator: InstructionGenerator = cls(_source=spec.source or f"{spec.bootcamp}/{spec.generator_name}",
                                                    **spec.params)
+        self.generator.rng = RecordRandom()
         self.data_source = spec.data_source or f"bootcamp/{spec.bootcamp}"
         self.config_hash = spec.config_hash
         self.tool_names = [t.name for t in load_tool_config(spec.tool_config)] if spec.tool_config else []
         self.interaction_name = (load_interaction_config(spec.interaction_config).name
                                  if spec.interaction_config else None)
         self.agent_name = "bc_agent" if self.tool_names or self.interaction_name else "single_turn_agent"
-        self._id_prefix = f"{spec.bootcamp}\x1f{self.config_hash}\x1f{spec.split}\x1f{spec.base_seed}\x1f"
+        self._seed_prefix = f"{spec.bootcamp}\x1f{self.config_hash}\x1f{spec.split}\x1f{spec.base_seed}\x1f".encode()
+        assert self.seed(5, 1) == seed_of(spec.bootcamp, self.config_hash, spec.split, 5, spec.base_seed, 1)
+
+    def seed(self, index: int, attempt: int = 0) -> int:
+        """`seed_of(bootcamp, config_hash, split, index, base_seed, attempt)`, with the constant prefix cached."""
+        key = self._seed_prefix + b"%d\x1f%d" % (index, attempt)
+        return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
 
     def identity(self, index: int, attempt: int = 0) -> dict[str, Any]:
-        s = self.spec
-        self.generator.rng.seed(seed_of(s.bootcamp, self.config_hash, s.split, index, s.base_seed, attempt))
+        self.generator.rng.seed(self.seed(index, attempt))
         return self.generator.case_generator()
 
     def identity_hash(self, identity: dict[str, Any]) -> bytes:
         return hashlib.blake2b(canonical_json(identity), digest_size=12).digest()
 
-    def row(self, index: int, attempt: int = 0) -> tuple[bytes, bytes]:
-        """(identity hash, row bytes) for `index`; `attempt` > 0 redraws a duplicate deterministically."""
-        identity = self.identity(index, attempt)
-        return self.identity_hash(identity), orjson.dumps(self.build(index, identity), option=_DUMP_OPTS)
+    def row(self, index: int) -> tuple[bytes, bytes]:
+        """(identity hash, row bytes) for `index` (first draw; duplicates are redrawn with `identity(i, k)`)."""
+        seed = self.seed(index)
+        self.generator.rng.seed(seed)
+        identity = self.generator.case_generator()
+        return self.identity_hash(identity), orjson.dumps(self.build(index, identity, seed), option=_DUMP_OPTS)
 
-    def build(self, index: int, identity: dict[str, Any]) -> dict[str, Any]:
+    def build(self, index: int, identity: dict[str, Any], seed: int | None = None) -> dict[str, Any]:
         """The task row dict for an identity (the generator's rng continues from the identity draw)."""
         s = self.spec
         prompt = self.generator.prompt_func(identity)
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
-        row_id = hashlib.blake2b(f"{self._id_prefix}{index}".encode(), digest_size=8).hexdigest()
+        # the id is the attempt-0 seed: a hash of (bootcamp, config, split, base seed, index)
+        row_id = f"{self.seed(index) if seed is None else seed:016x}"
         tools_kwargs = {name: {"create_kwargs": {"identity": identity}} for name in self.tool_names}
         interaction = {"name": self.interaction_name, "identity": identity} if self.interaction_name else {}
         return {

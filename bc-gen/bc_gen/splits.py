@@ -49,7 +49,7 @@ def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: i
                     seed: int) -> list[tuple[RowSpec, int]]:
     name = bootcamp_name(cfg, run.bootcamp)
     out = []
-    for group, n in zip(cfg.groups, allocate(count, [g.ratio for g in cfg.groups])):
+    for group, n in zip(cfg.groups, allocate(count, [g.ratio for g in cfg.groups]), strict=True):
         tool = None if run.no_tool else (group.tool_config or run.tool_config or cfg.tool_config)
         inter = None if run.no_interaction else (group.interaction_config or run.interaction_config
                                                   or cfg.interaction_config)

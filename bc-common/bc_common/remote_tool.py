@@ -1,0 +1,190 @@
+"""`RemoteTool`: a drop-in `Tool` whose instances live on a bc-toolserve server.
+
+    tools:
+      - class_name: bc_common.remote_tool.RemoteTool
+        config: {type: native, server_url: http://127.0.0.1:8000, timeout_per_query: 60}
+        tool_schema: {...the tool's own schema...}
+
+The token comes from `BC_TOOLSERVE_TOKEN`. After create, calls go straight to the worker holding the
+instance (its URL comes with the create answer) and fall back to the master if the worker cannot be reached.
+HTTP errors become `ToolError(kind, message)`; only calls that are safe to repeat are retried.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from typing import Any
+
+import aiohttp
+import orjson
+
+from .bootcamp import Tool
+from .errors import ConfigError, ToolError
+
+TOKEN_ENV = "BC_TOOLSERVE_TOKEN"
+_sessions: dict[asyncio.AbstractEventLoop, tuple[aiohttp.ClientSession, list[int]]] = {}
+
+
+class RemoteTool(Tool):
+    """A tool served by bc-toolserve; same signatures as `bc_common.bootcamp.Tool`."""
+
+    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
+        super().__init__(config, tool_schema)
+        url = self.config.get("server_url") or self.config.get("master_url")
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ConfigError(f"RemoteTool {self.name!r}: config.server_url must be an http(s) URL")
+        self.server_url = url.rstrip("/")
+        self.timeout = float(self.config.get("timeout_per_query", 60))
+        self.direct = bool(self.config.get("direct", True))
+        self.retries = int(self.config.get("retries", 3))
+        token = os.environ.get(TOKEN_ENV)
+        self._headers = {"Content-Type": "application/json"}
+        if token:
+            self._headers["Authorization"] = f"Bearer {token}"
+        self._workers: dict[str, str] = {}  # instance id -> worker URL
+        self._live: set[str] = set()
+
+    # --- the Tool interface ----------------------------------------------------------------------------
+    async def create(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
+                     **kwargs: Any) -> str:
+        instance_id = instance_id or uuid.uuid4().hex
+        body = {"instance_id": instance_id, "create_kwargs": {**kwargs, **({"identity": identity}
+                                                                            if identity is not None else {})}}
+        _acquire()
+        try:
+            answer = await self._call(self.server_url, "create", body, retry_conflict=True)
+        except BaseException:
+            await _release_session()
+            raise
+        instance_id = answer.get("instance_id", instance_id)
+        self._live.add(instance_id)
+        if self.direct and isinstance(answer.get("worker_url"), str):
+            self._workers[instance_id] = answer["worker_url"].rstrip("/")
+        return instance_id
+
+    async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
+        answer = await self._routed(instance_id, "execute", {"instance_id": instance_id, "parameters": parameters},
+                                    safe=False)
+        return answer.get("text", ""), float(answer.get("reward") or 0.0), dict(answer.get("metrics") or {})
+
+    async def calc_reward(self, instance_id: str, **kwargs: Any) -> float:
+        answer = await self._routed(instance_id, "calc_reward", {"instance_id": instance_id}, safe=True)
+        return float(answer.get("reward") or 0.0)
+
+    async def release(self, instance_id: str, **kwargs: Any) -> None:
+        """Idempotent; through the master, which keeps the placement table and worker load exact."""
+        self._workers.pop(instance_id, None)
+        known = instance_id in self._live
+        self._live.discard(instance_id)
+        try:
+            await self._call(self.server_url, "release", {"instance_id": instance_id}, safe=True)
+        finally:
+            if known:
+                await _release_session()
+
+    # --- transport -------------------------------------------------------------------------------------
+    async def _routed(self, instance_id: str, op: str, body: dict[str, Any], safe: bool) -> dict[str, Any]:
+        worker = self._workers.get(instance_id)
+        if worker:
+            try:
+                return await self._call(worker, op, body, safe=safe, direct=True)
+            except _FallBack:
+                self._workers.pop(instance_id, None)  # the master knows whether the instance still exists
+        return await self._call(self.server_url, op, body, safe=safe)
+
+    async def _call(self, base: str, op: str, body: dict[str, Any], safe: bool = True, direct: bool = False,
+                    retry_conflict: bool = False) -> dict[str, Any]:
+        url = f"{base}/{self.name}/{op}"
+        payload = orjson.dumps(body)
+        timeout = aiohttp.ClientTimeout(total=self.timeout)
+        delay = 0.1
+        for attempt in range(self.retries + 1):
+            last = attempt == self.retries
+            try:
+                async with _session().post(url, data=payload, headers=self._headers, timeout=timeout) as resp:
+                    raw = await resp.read()
+                    status = resp.status
+            except aiohttp.ClientConnectorError as exc:  # nothing was sent: always safe to retry
+                if direct:
+                    raise _FallBack() from exc
+                if last:
+                    raise ToolError("unavailable", f"cannot reach {base}: {exc}") from None
+            except asyncio.TimeoutError:
+                raise ToolError("timeout", f"{self.name}.{op} took longer than {self.timeout:g}s") from None
+            except (aiohttp.ClientError, OSError) as exc:
+                if direct:
+                    raise _FallBack() from exc
+                if not safe or last:
+                    raise ToolError("unavailable", f"{self.name}.{op}: connection failed: {exc}") from None
+            else:
+                if status == 200:
+                    return _object(raw)
+                kind, message = _error_of(raw, status)
+                if direct and status == 404 and kind == "unknown_instance":
+                    raise _FallBack()
+                if status == 409 and retry_conflict and attempt > 0:
+                    return {"instance_id": body.get("instance_id")}  # our earlier attempt created it
+                if status not in (502, 503) or last or (status == 502 and not safe):
+                    raise ToolError(kind, message)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 2.0)
+        raise ToolError("unavailable", f"{self.name}.{op}: gave up after {self.retries + 1} attempts")
+
+
+class _FallBack(Exception):
+    """A direct worker call failed in a way the master can resolve."""
+
+
+def _object(raw: bytes) -> dict[str, Any]:
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise ToolError("protocol", "the tool server answered something that is not JSON") from None
+    if not isinstance(data, dict):
+        raise ToolError("protocol", "the tool server answered JSON that is not an object")
+    return data
+
+
+def _error_of(raw: bytes, status: int) -> tuple[str, str]:
+    try:
+        error = orjson.loads(raw)["error"]
+        return str(error["type"]), str(error["message"])
+    except Exception:
+        return f"http_{status}", f"HTTP {status} from the tool server"
+
+
+def _session() -> aiohttp.ClientSession:
+    """The pooled session of the running event loop (created on first use)."""
+    loop = asyncio.get_running_loop()
+    entry = _sessions.get(loop)
+    if entry is None or entry[0].closed:
+        connector = aiohttp.TCPConnector(limit=256, keepalive_timeout=30)
+        entry = (aiohttp.ClientSession(connector=connector), entry[1] if entry else [0])
+        _sessions[loop] = entry
+    return entry[0]
+
+
+def _acquire() -> None:
+    """Count a live instance on this loop: the pooled session stays open while any instance lives."""
+    loop = asyncio.get_running_loop()
+    _session()
+    _sessions[loop][1][0] += 1
+
+
+async def _release_session() -> None:
+    loop = asyncio.get_running_loop()
+    entry = _sessions.get(loop)
+    if entry is None:
+        return
+    entry[1][0] -= 1
+    if entry[1][0] <= 0:
+        _sessions.pop(loop, None)
+        await entry[0].close()
+
+
+async def close_sessions() -> None:
+    """Close this loop's pooled session now (it reopens on the next call)."""
+    entry = _sessions.pop(asyncio.get_running_loop(), None)
+    if entry is not None:
+        await entry[0].close()

@@ -1,0 +1,72 @@
+import gzip
+
+import pytest
+
+from bc_common.errors import InputError
+from bc_common.jsonl import AtomicFile, JsonlWriter, ReadStats, read_records
+from bc_common.records import check_task
+
+
+def test_malformed_line_names_file_and_line(tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    path.write_text('{"a": 1}\n\n{"b": 2}\n{oops\n')
+    with pytest.raises(InputError) as err:
+        list(read_records([path]))
+    assert str(err.value).startswith(f"{path}:4: invalid JSON")
+
+
+def test_validation_error_names_field_and_line(tmp_path):
+    path = tmp_path / "tasks.jsonl"
+    path.write_text('{"data_source": "bootcamp/x", "prompt": "hi"}\n{"data_source": "bootcamp/x"}\n')
+    with pytest.raises(InputError) as err:
+        list(read_records([path], validate=check_task))
+    assert str(err.value) == f"{path}:2: missing field 'prompt'"
+    assert err.value.field == "prompt"
+
+
+def test_skip_invalid_counts(tmp_path):
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"a": 1}\nnot json\n[1]\n{"b": 2}\n')
+    stats = ReadStats()
+    rows = [r.data for r in read_records([path], skip_invalid=True, stats=stats,
+                                          validate=lambda d: None if isinstance(d, dict) else
+                                          (_ for _ in ()).throw(InputError("not an object")))]
+    assert rows == [{"a": 1}, {"b": 2}]
+    assert stats.read == 2 and stats.skipped == 2
+    assert stats.reasons[0].startswith(f"{path}:2:")
+
+
+def test_gzip_json_and_raw_bytes(tmp_path):
+    gz = tmp_path / "t.jsonl.gz"
+    with gzip.open(gz, "wb") as fh:
+        fh.write(b'{"x": 1}\n{"x": 2}\n')
+    recs = list(read_records([gz]))
+    assert [r.data["x"] for r in recs] == [1, 2]
+    assert recs[1].raw == b'{"x": 2}' and recs[1].line == 2
+    js = tmp_path / "t.json"
+    js.write_text('[{"x": 3}, {"x": 4}]')
+    assert [r.data["x"] for r in read_records([js])] == [3, 4]
+
+
+def test_writer_flushes_each_record(tmp_path):
+    path = tmp_path / "out.jsonl"
+    writer = JsonlWriter(path)
+    writer.write({"a": 1})
+    assert path.read_bytes() == b'{"a":1}\n'  # visible before close
+    writer.close()
+    JsonlWriter(path, append=True).write({"b": 2})
+    assert path.read_bytes().count(b"\n") == 2
+
+
+def test_atomic_file_publishes_all_or_nothing(tmp_path):
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(b"old\n")
+    with pytest.raises(RuntimeError):
+        with AtomicFile(path) as fh:
+            fh.write(b"partial")
+            raise RuntimeError("boom")
+    assert path.read_bytes() == b"old\n"
+    assert list(tmp_path.iterdir()) == [path]  # no temp file left behind
+    with AtomicFile(path) as fh:
+        fh.write(b"new\n")
+    assert path.read_bytes() == b"new\n"
