@@ -73,13 +73,13 @@ class RemoteTool(Tool):
         return float(answer.get("reward") or 0.0)
 
     async def release(self, instance_id: str, **kwargs: Any) -> None:
-        """Idempotent; through the master, which keeps the placement table and worker load exact."""
-        self._workers.pop(instance_id, None)
+        """Idempotent. Goes to the worker directly when known (it reports releases to the master)."""
         known = instance_id in self._live
         self._live.discard(instance_id)
         try:
-            await self._call(self.server_url, "release", {"instance_id": instance_id}, safe=True)
+            await self._routed(instance_id, "release", {"instance_id": instance_id}, safe=True)
         finally:
+            self._workers.pop(instance_id, None)
             if known:
                 await _release_session()
 
@@ -159,7 +159,7 @@ def _session() -> aiohttp.ClientSession:
     loop = asyncio.get_running_loop()
     entry = _sessions.get(loop)
     if entry is None or entry[0].closed:
-        connector = aiohttp.TCPConnector(limit=256, keepalive_timeout=30)
+        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
         entry = (aiohttp.ClientSession(connector=connector), entry[1] if entry else [0])
         _sessions[loop] = entry
     return entry[0]

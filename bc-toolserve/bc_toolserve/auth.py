@@ -58,7 +58,7 @@ def check_worker_url(url: object) -> str:
     if parts.path not in ("", "/"):
         raise ValueError("url must have no path")
     try:
-        parts.port
+        _ = parts.port
     except ValueError:
         raise ValueError("url has an invalid port") from None
     return f"{parts.scheme}://{parts.netloc}"

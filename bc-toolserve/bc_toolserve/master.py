@@ -78,7 +78,7 @@ class Master:
     # --- lifecycle -------------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
-        connector = aiohttp.TCPConnector(limit=0, keepalive_timeout=30)
+        connector = aiohttp.TCPConnector(limit=0, limit_per_host=64, keepalive_timeout=30)
         self.session = aiohttp.ClientSession(connector=connector, json_serialize=lambda o: orjson.dumps(o).decode())
         sweeper = asyncio.create_task(self._sweep_forever())
         try:
@@ -228,7 +228,7 @@ class Master:
     async def _create(self, tool: str, raw: bytes) -> Response:
         body = parse_object(raw)
         instance_id = check_instance_id(body.get("instance_id"), required=False) or uuid.uuid4().hex
-        if self.table.get(instance_id) is not None:
+        if self.table.get(instance_id) is not None and await self._still_exists(instance_id):
             raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
         candidates = self.membership.alive_with(tool)
         if not candidates and tool not in self.membership.known_tools():
@@ -255,6 +255,24 @@ class Master:
             return json_response({"instance_id": instance_id, "worker_id": worker.worker_id,
                                   "worker_url": worker.url})
         raise ApiError(503, "no_worker", f"no live worker serves tool {tool!r}")
+
+    async def _still_exists(self, instance_id: str) -> bool:
+        """Clients release on the worker directly; before refusing a create, ask the worker (exact create-once)."""
+        placement = self.table.get(instance_id)
+        worker = self.membership.workers.get(placement.worker_id)
+        if not placement.ready:
+            return True
+        if worker is not None and worker.alive:
+            try:
+                status, data = await self._forward(worker, "/_instances/exists", orjson.dumps({"instance_id": instance_id}))
+                if status == 200 and not orjson.loads(data).get("exists"):
+                    self.table.drop(instance_id)
+                    return False
+                return True
+            except (WorkerUnreachable, ApiError):
+                pass
+        self.table.drop(instance_id)
+        return False
 
     async def _route(self, tool: str, op: str, raw: bytes) -> Response:
         body = parse_object(raw)

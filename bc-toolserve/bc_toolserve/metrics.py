@@ -47,7 +47,7 @@ class Metrics:
         out += [f"# HELP {p}_request_seconds Request latency.", f"# TYPE {p}_request_seconds histogram"]
         for op, counts in sorted(self.buckets.items()):
             running = 0
-            for bound, n in zip(BUCKETS, counts):
+            for bound, n in zip(BUCKETS, counts[:-1], strict=True):
                 running += n
                 out.append(f"{p}_request_seconds_bucket{_labels(operation=op, le=repr(bound))} {running}")
             running += counts[-1]

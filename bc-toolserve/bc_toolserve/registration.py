@@ -1,0 +1,59 @@
+"""The worker's side of membership: register (again after a master restart) and heartbeat forever."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+
+import aiohttp
+import orjson
+
+from .worker import Worker
+
+log = logging.getLogger("bc_toolserve.worker")
+
+
+async def stay_registered(worker: Worker, master_url: str, self_url: str, token: str | None) -> None:
+    """Register with the master, then heartbeat; a 404 on heartbeat (new or forgetful master) re-registers."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    master_url = master_url.rstrip("/")
+    interval, backoff, registered, failures = 2.0, 0.2, False, 0
+    timeout = aiohttp.ClientTimeout(total=10)
+    async with aiohttp.ClientSession(headers=headers, timeout=timeout) as session:
+        while True:
+            try:
+                if not registered:
+                    body = {"worker_id": worker.settings.worker_id, "url": self_url, "tools": sorted(worker.tools),
+                            "host": socket.gethostname(), "pid": os.getpid(), "instances": worker.live()}
+                    async with session.post(f"{master_url}/_workers/register", data=orjson.dumps(body)) as resp:
+                        answer = await resp.read()
+                        if resp.status != 200:
+                            raise RuntimeError(f"HTTP {resp.status}: {answer[:300].decode(errors='replace')}")
+                    interval = float(orjson.loads(answer).get("heartbeat_interval_s", interval))
+                    registered, backoff, failures = True, 0.2, 0
+                    log.info("worker %r registered with %s as %s", worker.settings.worker_id, master_url, self_url)
+                    continue
+                await asyncio.sleep(interval)
+                released = list(worker.released)
+                body = {"worker_id": worker.settings.worker_id, "calls": worker.calls, "released": released}
+                async with session.post(f"{master_url}/_workers/heartbeat", data=orjson.dumps(body)) as resp:
+                    await resp.read()
+                    if resp.status == 404:
+                        registered = False
+                        log.warning("master does not know worker %r: registering again", worker.settings.worker_id)
+                    elif resp.status == 200:
+                        worker.released.difference_update(released)
+                        failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                failures += 1
+                if failures == 1 or failures % 20 == 0:
+                    log.warning("master %s unreachable or refused (%s): retrying", master_url,
+                                str(exc) or type(exc).__name__)
+                if not registered:
+                    await asyncio.sleep(backoff)
+                    backoff = min(backoff * 2, 2.0)

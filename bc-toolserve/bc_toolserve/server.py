@@ -1,0 +1,47 @@
+"""Run an ASGI app under uvicorn on a socket we bind ourselves (so port 0 works and the port is known early)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import sys
+
+import uvicorn
+
+from .auth import check_bind
+
+
+def setup_logging(level: str = "INFO") -> None:
+    logging.basicConfig(stream=sys.stderr, level=getattr(logging, level.upper(), logging.INFO),
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+
+
+def bind(host: str, port: int, token: str | None) -> socket.socket:
+    """A listening socket on host:port (port 0: a free one), after the no-token-no-public-bind check."""
+    check_bind(host, token)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise OSError(f"cannot bind {host}:{port}: {exc.strerror or exc}") from None
+    sock.listen(2048)  # connections queue until uvicorn accepts, so peers may call us during startup
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(app, sock: socket.socket) -> None:
+    """Serve until SIGINT/SIGTERM (uvicorn handles both and shuts down gracefully)."""
+    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75,
+                            timeout_graceful_shutdown=5, backlog=2048)
+    asyncio.run(uvicorn.Server(config).serve(sockets=[sock]))
+
+
+def url_of(sock: socket.socket, host: str) -> str:
+    port = sock.getsockname()[1]
+    shown = host if host not in ("0.0.0.0", "::", "") else socket.gethostbyname(socket.gethostname())
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}"

@@ -1,0 +1,224 @@
+"""A worker: holds tool instances and serves `POST /{tool}/{op}` for the master or, directly, for clients.
+
+Instances idle longer than the TTL are released by a reaper; the master learns of it with the next heartbeat.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
+
+from bc_common.bootcamp import Tool
+from bc_common.errors import ToolError
+from bc_common.tool_runtime import ToolRuntime
+
+from .auth import BearerAuth, proof_of
+from .metrics import Metrics
+from .protocol import (
+    DEFAULT_MAX_BODY,
+    OPERATIONS,
+    ApiError,
+    api_error_handler,
+    check_instance_id,
+    create_kwargs,
+    error_response,
+    http_error_handler,
+    json_response,
+    read_json,
+)
+
+log = logging.getLogger("bc_toolserve.worker")
+
+
+@dataclass
+class WorkerSettings:
+    worker_id: str
+    token: str | None = None
+    instance_ttl: float = 3600.0
+    max_body: int = DEFAULT_MAX_BODY
+
+
+@dataclass
+class Instance:
+    tool: str
+    tool_instance_id: str  # the id the tool returned from create (usually the same)
+    last_used: float = field(default_factory=time.monotonic)
+
+
+class Worker:
+    """Tool objects by name and the live instances this process holds."""
+
+    def __init__(self, tools: dict[str, Tool], settings: WorkerSettings):
+        self.runtime = ToolRuntime(tools)
+        self.tools = self.runtime.tools
+        self.settings = settings
+        self.instances: dict[str, Instance] = {}
+        self.released: set[str] = set()  # released or reaped since the last heartbeat
+        self.calls = 0
+        self.metrics = Metrics()
+        self.background: list[Callable[[], Awaitable[None]]] = []
+
+    def app(self) -> Starlette:
+        app = Starlette(
+            routes=[
+                Route("/health", self.health, methods=["GET"]),
+                Route("/metrics", self.metrics_page, methods=["GET"]),
+                Route("/_proof", self.proof, methods=["POST"]),
+                Route("/_instances/exists", self.exists, methods=["POST"]),
+                Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
+            ],
+            exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
+            lifespan=self.lifespan,
+        )
+        return BearerAuth(app, self.settings.token,
+                          on_deny=lambda status, kind: self.metrics.observe("auth", status, 0.0, kind))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app):
+        tasks = [asyncio.create_task(self._reap_forever())] + [asyncio.create_task(job()) for job in self.background]
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for instance_id in list(self.instances):
+                await self._release(instance_id)
+
+    def live(self) -> dict[str, str]:
+        return {instance_id: inst.tool for instance_id, inst in self.instances.items()}
+
+    async def health(self, request: Request) -> Response:
+        return json_response({"status": "ok", "role": "worker", "worker_id": self.settings.worker_id,
+                              "tools": sorted(self.tools), "instances": len(self.instances), "calls": self.calls})
+
+    async def metrics_page(self, request: Request) -> Response:
+        gauges = {"worker_live_instances": ("Live instances on this worker.",
+                                            [({"worker": self.settings.worker_id}, len(self.instances))])}
+        return PlainTextResponse(self.metrics.render(gauges), media_type="text/plain; version=0.0.4")
+
+    async def proof(self, request: Request) -> Response:
+        body = await read_json(request, 4096)
+        nonce = body.get("nonce")
+        if not isinstance(nonce, str) or not 16 <= len(nonce) <= 128:
+            raise ApiError(400, "bad_request", "nonce must be a string of 16-128 characters")
+        return json_response({"proof": proof_of(self.settings.token, nonce)})
+
+    async def exists(self, request: Request) -> Response:
+        body = await read_json(request, 4096)
+        return json_response({"exists": check_instance_id(body.get("instance_id")) in self.instances})
+
+    async def tool_call(self, request: Request) -> Response:
+        started = time.perf_counter()
+        op, tool = request.path_params["op"], request.path_params["tool"]
+        try:
+            if op not in OPERATIONS:
+                raise ApiError(404, "not_found", f"no route {request.url.path}")
+            if tool not in self.tools:
+                raise ApiError(404, "unknown_tool", f"this worker does not serve tool {tool!r}")
+            body = await read_json(request, self.settings.max_body)
+            self.calls += 1
+            result = await getattr(self, f"_{op}")(tool, body)
+            response, error_type = json_response(result), None
+        except ApiError as exc:
+            response, error_type = error_response(exc.status, exc.type, exc.message), exc.type
+        self.metrics.observe(op if op in OPERATIONS else "other", response.status_code,
+                             time.perf_counter() - started, error_type)
+        return response
+
+    def _instance(self, tool: str, body: dict[str, Any]) -> tuple[str, Instance]:
+        instance_id = check_instance_id(body.get("instance_id"))
+        inst = self.instances.get(instance_id)
+        if inst is None or inst.tool != tool:
+            raise ApiError(404, "unknown_instance", f"no live instance {instance_id!r} of tool {tool!r}")
+        inst.last_used = time.monotonic()
+        return instance_id, inst
+
+    async def _create(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
+        instance_id = check_instance_id(body.get("instance_id"), required=False) or uuid.uuid4().hex
+        if instance_id in self.instances:
+            raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
+        kwargs = create_kwargs(body)
+        self.released.discard(instance_id)
+        # reserve first: a concurrent create of the same id must see the conflict
+        self.instances[instance_id] = Instance(tool, instance_id)
+        try:
+            returned = await self.tools[tool].create(instance_id, **kwargs)
+        except TypeError as exc:
+            self.instances.pop(instance_id, None)
+            raise ApiError(400, "bad_request", f"bad create arguments for {tool}: {exc}") from None
+        except ToolError as exc:
+            self.instances.pop(instance_id, None)
+            raise ApiError(422, exc.kind, exc.message) from None
+        except Exception as exc:
+            self.instances.pop(instance_id, None)
+            raise ApiError(500, "tool_exception", f"{tool}.create failed: {type(exc).__name__}") from None
+        self.instances[instance_id].tool_instance_id = returned if isinstance(returned, str) else instance_id
+        return {"instance_id": instance_id, "worker_id": self.settings.worker_id}
+
+    async def _execute(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
+        instance_id, inst = self._instance(tool, body)
+        parameters = body.get("parameters", {})
+        if parameters is None:
+            parameters = {}
+        if not isinstance(parameters, dict):
+            raise ApiError(400, "invalid_arguments", "parameters must be a JSON object")
+        problem = self.runtime.validate(tool, parameters)
+        if problem:
+            raise ApiError(400, "invalid_arguments", f"invalid arguments for {tool}: {problem}")
+        try:
+            text, reward, metrics = await self.tools[tool].execute(inst.tool_instance_id, parameters)
+        except ToolError as exc:
+            raise ApiError(422, exc.kind, exc.message) from None
+        except Exception as exc:
+            raise ApiError(500, "tool_exception", f"tool {tool} failed: {type(exc).__name__}: {exc}") from None
+        return {"text": text if isinstance(text, str) else str(text), "reward": float(reward or 0.0),
+                "metrics": dict(metrics or {})}
+
+    async def _calc_reward(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
+        _, inst = self._instance(tool, body)
+        try:
+            reward = await self.tools[tool].calc_reward(inst.tool_instance_id)
+        except Exception as exc:
+            raise ApiError(500, "tool_exception", f"{tool}.calc_reward failed: {type(exc).__name__}") from None
+        return {"reward": float(reward or 0.0)}
+
+    async def _release(self, tool_or_id: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        if body is None:  # internal: release by id (reaper, shutdown)
+            instance_id = tool_or_id
+        else:
+            instance_id = check_instance_id(body.get("instance_id"))
+            inst = self.instances.get(instance_id)
+            if inst is None or inst.tool != tool_or_id:
+                return {"released": False}
+            self.released.add(instance_id)  # the master drops its placement on the next heartbeat
+        inst = self.instances.pop(instance_id, None)
+        if inst is None:
+            return {"released": False}
+        try:
+            await self.tools[inst.tool].release(inst.tool_instance_id)
+        except Exception as exc:  # the instance is gone from our table either way
+            log.warning("%s.release failed: %s", inst.tool, type(exc).__name__)
+        return {"released": True}
+
+    async def _reap_forever(self) -> None:
+        ttl = self.settings.instance_ttl
+        while True:
+            await asyncio.sleep(min(30.0, max(0.2, ttl / 4)))
+            cutoff = time.monotonic() - ttl
+            for instance_id in [i for i, inst in self.instances.items() if inst.last_used < cutoff]:
+                if (await self._release(instance_id))["released"]:
+                    self.released.add(instance_id)
+            if self.released:
+                log.info("reaped idle instances (ttl %gs); %d to report", ttl, len(self.released))
