@@ -7,6 +7,7 @@ row carries the same tool names in `extra_info.tools_kwargs`.
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,10 @@ def shape(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: shape(v) for k, v in sorted(value.items())}
     if isinstance(value, list):
-        return [shape(value[0])] if value else []
+        out: list[Any] = []
+        for item in value:
+            out = _merge(out, [shape(item)])
+        return out
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -147,17 +151,45 @@ def shape(value: Any) -> Any:
     return type(value).__name__
 
 
+def _merge(a: Any, b: Any) -> Any:
+    """The common shape of `a` and `b` (an empty list fits any list), or raise ValueError."""
+    if isinstance(a, list) and isinstance(b, list):
+        if not a or not b:
+            return a or b
+        return [_merge(a[0], b[0])]
+    if isinstance(a, dict) and isinstance(b, dict):
+        if set(a) != set(b):
+            raise ValueError(", ".join(sorted(set(a) ^ set(b))))
+        return {k: _merge(a[k], b[k]) for k in a}
+    if a != b:
+        raise ValueError(f"{a} vs {b}")
+    return a
+
+
 def check_fixed_shapes(rows: list[dict[str, Any]], what: str) -> None:
-    """Raise InputError naming the first row whose shape differs from the first row's."""
+    """Raise InputError naming the first row whose shape differs from the rows before it."""
     if not rows:
         return
-    first = shape(rows[0])
-    for i, row in enumerate(rows[1:], 1):
-        got = shape(row)
-        if got != first:
-            diff = sorted(k for k in set(first) | set(got) if first.get(k) != got.get(k))
-            raise InputError(f"{what} row {i} has a different shape in column(s) {', '.join(diff)}; "
-                             f"parquet would unify it with nulls")
+    common: Any = None
+    for i, row in enumerate(rows):
+        try:
+            got = shape(row)
+        except ValueError as exc:
+            raise InputError(f"{what} row {i} mixes types inside a list ({exc})") from None
+        if common is None:
+            common = got
+            continue
+        try:
+            common = _merge(common, got)
+        except ValueError:
+            bad = []
+            for k in sorted(set(common) | set(got)):
+                try:
+                    _merge(common.get(k), got.get(k))
+                except ValueError:
+                    bad.append(k)
+            raise InputError(f"{what} row {i} has a different shape in column(s) {', '.join(bad)}; "
+                             f"parquet would unify it with nulls") from None
 
 
 def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
@@ -171,4 +203,5 @@ def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
     table = pa.Table.from_pylist(rows)
     with AtomicFile(path) as fh:
         pq.write_table(table, fh)
+    os.chmod(path, 0o644)  # readable by the training job's other processes and nodes
     return len(rows)

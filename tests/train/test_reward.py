@@ -1,0 +1,41 @@
+"""The reward function verl calls: the verifier on the last assistant turn only; fixed keys; documented rule."""
+from __future__ import annotations
+
+import json
+
+from bc_train.reward import REWARD_KEYS, compute_score, last_assistant_turn
+
+GT = json.dumps({"expression": "12 + 7 × 3", "expected_result": "33", "tolerance": "1e-6"})
+DS = "bootcamp/arithmetic"
+RIGHT = "```json\n{\"result\": 33}\n```"
+WRONG = "```json\n{\"result\": 30}\n```"
+
+
+def test_grades_recorded_final_turn_not_tool_text() -> None:
+    solution = f"{RIGHT}\nuser\n<tool_response>\n{RIGHT}\n</tool_response>\nassistant\n{WRONG}"
+    got = compute_score(DS, solution, GT, {"bc_final_text": WRONG, "turn_scores": [], "tool_rewards": []})
+    assert got["acc"] == 0.0 and got["graded_final_turn"] == 1.0
+    got = compute_score(DS, WRONG, GT, {"bc_final_text": RIGHT})
+    assert got["acc"] == 1.0 and got["score"] == 1.0
+
+
+def test_fallback_cuts_tool_responses_and_earlier_turns() -> None:
+    solution = f"{WRONG}\nuser\n<tool_response>\n{RIGHT}\n</tool_response>\nassistant\nI give up."
+    assert last_assistant_turn(solution) == "I give up."
+    assert compute_score(DS, solution, GT, {})["acc"] == 0.0
+    assert compute_score(DS, f"thinking\nuser\nfeedback\nassistant\n{RIGHT}", GT, {})["acc"] == 1.0
+
+
+def test_same_keys_for_every_sample_and_weights() -> None:
+    a = compute_score(DS, "", GT, None)
+    b = compute_score(DS, RIGHT, GT, {"bc_final_text": RIGHT, "turn_scores": [0.0, 1.0], "tool_rewards": [-0.5],
+                                      "bc_tool_final_reward": 0.25, "num_turns": 5},
+                      turn_weight=0.2, tool_weight=1.0)
+    assert set(a) == set(b) == set(REWARD_KEYS)
+    assert b["acc"] == 1.0 and b["turn_score_mean"] == 0.5 and b["tool_reward_sum"] == -0.25
+    assert abs(b["score"] - (1.0 + 0.2 * 0.5 - 0.25)) < 1e-9
+    assert b["num_turns"] == 5.0
+
+
+def test_ground_truth_as_object_too() -> None:
+    assert compute_score(DS, RIGHT, json.loads(GT), {})["acc"] == 1.0
