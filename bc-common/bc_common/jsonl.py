@@ -187,6 +187,9 @@ class AtomicFile:
         self._tmp = ""
 
     def __enter__(self) -> IO[bytes]:
+        if self.path.exists() and not self.path.is_file():  # /dev/null, a FIFO: write through, never replace
+            self._fh = open(self.path, "wb")
+            return self._fh
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
         self._fh = open(fd, "wb", buffering=1 << 20)
@@ -194,6 +197,9 @@ class AtomicFile:
 
     def __exit__(self, exc_type: object, *rest: object) -> None:
         assert self._fh is not None
+        if not self._tmp:
+            self._fh.close()
+            return
         try:
             if exc_type is None:
                 self._fh.flush()

@@ -77,7 +77,7 @@ def cli(files: tuple[str, ...], output: str, show_stats: bool, skip_invalid: boo
     except ValueError as exc:  # a bad --where condition
         raise click.UsageError(str(exc)) from None
     try:
-        stats = processor.process(list(files), output, skip_invalid=skip_invalid)
+        stats = processor.process(list(files), output, skip_invalid=skip_invalid, detailed=show_stats)
     except BcError as exc:
         click.echo(f"bc-filter: {exc}", err=True)
         sys.exit(exc.exit_code)

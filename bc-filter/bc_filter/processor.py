@@ -10,23 +10,22 @@ Rows that pass unchanged are written as the bytes they were read as.
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from bc_common.errors import InputError
 from bc_common.jsonl import AtomicFile, Record, read_records
 from bc_common.jsonl import dumps as _dumps
 from bc_common.records import check_trajectory
 
+from . import fast, stages
 from .filters import label_of
-from .stats import ProcessStats, score_bin
+from .stats import ProcessStats
 
 Row = dict[str, Any]
 Stream = Iterator[Record]
-
-_ROW_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 
 class Processor:
@@ -57,28 +56,33 @@ class Processor:
         """The output records. A row a stage cannot handle raises InputError naming FILE:LINE, or
         with `skip_invalid` is counted in `stats.invalid` and dropped."""
         stats = stats if stats is not None else ProcessStats()
+        self._declare(stats)
         observers = []
         for kind, stage, _ in self.stages:
             if kind == "select" and hasattr(stage, "observe"):
                 if hasattr(stage, "reset"):
                     stage.reset()
                 observers.append(stage.observe)
-        stream = self._read(records, stats, observers, skip_invalid)
+        n_leading = 0
+        while n_leading < len(self.stages) and self.stages[n_leading][0] == "filter":
+            n_leading += 1
+        rest = self.stages[n_leading:]
+        stream = stages.front(records, stats, observers, self.stages[:n_leading], skip_invalid, last=not rest)
+        if not rest:
+            return stream
         tapped = False
-        for kind, stage, label in self.stages:
+        for kind, stage, label in rest:
             if kind == "transform" and not tapped:
-                stream, tapped = self._kept(stream, stats), True
+                stream, tapped = stages.kept(stream, stats), True
             if kind == "filter":
-                stream = self._filter(stream, stage, label, stats, skip_invalid)
+                stream = stages.filter_stage(stream, stage, label, stats, skip_invalid)
             elif kind == "select":
-                stream = self._select(stream, stage, label, stats)
+                stream = stages.select_stage(stream, stage, label, stats)
             else:
-                stream = self._transform(stream, stage, label, stats, skip_invalid)
+                stream = stages.transform_stage(stream, stage, label, stats, skip_invalid)
         if not tapped:
-            stream = self._kept(stream, stats)
-        for rec in stream:
-            stats.rows_out += 1
-            yield rec
+            stream = stages.kept(stream, stats)
+        return stages.count_out(stream, stats)
 
     def run_rows(self, rows: Iterable[Row], stats: ProcessStats | None = None) -> Iterator[Row]:
         """Plain dicts in, plain dicts out (no validation)."""
@@ -87,11 +91,18 @@ class Processor:
 
     def process(self, input_path: str | Path | Iterable[str | Path] = "-", output_path: str | Path = "-", *,
                 skip_invalid: bool = False, validate: Callable[[Any], None] | None = check_trajectory,
-                verbose: bool = False) -> ProcessStats:
+                verbose: bool = False, detailed: bool = True) -> ProcessStats:
         """Read trajectories from files ('-' = stdin), write the output as JSONL ('-' = stdout; a file
-        appears whole or not at all), return the statistics."""
-        inputs = [input_path] if isinstance(input_path, (str, Path)) else list(input_path)
-        stats = ProcessStats()
+        appears whole or not at all), return the statistics (`detailed=False`: counts only, faster)."""
+        inputs = [str(p) for p in ([input_path] if isinstance(input_path, (str, Path)) else input_path)]
+        stats = ProcessStats(detailed=detailed)
+        self._declare(stats)
+        if fast.eligible(inputs, self.stages):
+            self._write(output_path, lambda fh: fast.filter_jsonl(
+                inputs, fh, stats, self.stages, skip_invalid=skip_invalid, validate=validate))
+            if verbose:
+                print(stats.format(), file=sys.stderr)
+            return stats
 
         def reader() -> Iterator[Record]:
             from bc_common.jsonl import ReadStats
@@ -104,108 +115,29 @@ class Processor:
                 stats.invalid_reasons.extend(read.reasons[: 20 - len(stats.invalid_reasons)])
 
         out = self.run(reader(), stats, skip_invalid=skip_invalid)
-        if str(output_path) == "-":
-            write_records(out, sys.stdout.buffer)
-            sys.stdout.buffer.flush()
-        else:
-            with AtomicFile(output_path) as fh:
-                write_records(out, fh)
+        self._write(output_path, lambda fh: write_records(out, fh))
         if verbose:
             print(stats.format(), file=sys.stderr)
         return stats
 
-    # -- stages ----------------------------------------------------------------------------------
+    def _declare(self, stats: ProcessStats) -> None:
+        # list every dropping stage up front, so reports follow the pipeline order
+        for kind, _, label in self.stages:
+            if kind != "transform":
+                stats.dropped.setdefault(label, 0)
 
     @staticmethod
-    def _read(records: Iterable[Record | Row], stats: ProcessStats, observers: list[Callable[[Row], None]],
-              skip_invalid: bool) -> Stream:
-        hist, sources = stats.score_hist_in, stats.data_sources_in
-        for n, rec in enumerate(records, 1):
-            if not isinstance(rec, Record):
-                rec = Record(rec, "<input>", n)
-            row = rec.data
-            try:
-                for observe in observers:
-                    observe(row)
-            except _ROW_ERRORS as exc:
-                _row_error(rec, "select", exc, stats, skip_invalid)
-                continue
-            stats.rows_in += 1
-            hist[score_bin(row.get("score"))] += 1
-            task = row.get("input")
-            sources[task.get("data_source") if isinstance(task, dict) else None] += 1
-            yield rec
-
-    @staticmethod
-    def _kept(stream: Stream, stats: ProcessStats) -> Stream:
-        hist, sources = stats.score_hist_kept, stats.data_sources_kept
-        for rec in stream:
-            row = rec.data
-            stats.kept += 1
-            hist[score_bin(row.get("score"))] += 1
-            task = row.get("input")
-            sources[task.get("data_source") if isinstance(task, dict) else None] += 1
-            yield rec
-
-    @staticmethod
-    def _filter(stream: Stream, keep: Callable[[Row], bool], label: str, stats: ProcessStats,
-                skip_invalid: bool) -> Stream:
-        stats.dropped.setdefault(label, 0)
-        dropped = 0
-        try:
-            for rec in stream:
-                try:
-                    ok = keep(rec.data)
-                except _ROW_ERRORS as exc:
-                    _row_error(rec, label, exc, stats, skip_invalid)
-                    continue
-                if ok:
-                    yield rec
-                else:
-                    dropped += 1
-        finally:
-            stats.dropped[label] += dropped
-
-    @staticmethod
-    def _select(stream: Stream, selector: Any, label: str, stats: ProcessStats) -> Stream:
-        counted = [0]
-
-        def count(items: Stream) -> Stream:
-            for rec in items:
-                counted[0] += 1
-                yield rec
-
-        out = 0
-        stats.dropped.setdefault(label, 0)
-        for rec in selector.select(count(stream)):
-            out += 1
-            yield rec
-        stats.dropped[label] += counted[0] - out
-
-    @staticmethod
-    def _transform(stream: Stream, fn: Callable[[Row], Any], label: str, stats: ProcessStats,
-                   skip_invalid: bool) -> Stream:
-        counts = stats.transformed.setdefault(label, [0, 0])
-        for rec in stream:
-            counts[0] += 1
-            try:
-                result = fn(rec.data)
-            except _ROW_ERRORS as exc:
-                _row_error(rec, label, exc, stats, skip_invalid)
-                continue
-            if result is None:
-                continue
-            for row in result if isinstance(result, list) else (result,):
-                counts[1] += 1
-                yield Record(row, rec.source, rec.line)
-
-
-def _row_error(rec: Record, label: str, exc: Exception, stats: ProcessStats, skip_invalid: bool) -> None:
-    detail = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-    error = InputError(f"not a usable trajectory for {label}: {detail}", source=rec.source, line=rec.line)
-    if not skip_invalid:
-        raise error
-    stats.add_invalid(str(error))
+    def _write(output_path: str | Path, write: Callable[[IO[bytes]], object]) -> None:
+        if str(output_path) == "-":
+            write(sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        elif os.path.exists(output_path) and not os.path.isfile(output_path):
+            # a device or pipe (/dev/null, a FIFO): write into it, never rename a file over it
+            with open(output_path, "wb") as fh:
+                write(fh)
+        else:
+            with AtomicFile(output_path) as fh:
+                write(fh)
 
 
 def write_records(records: Iterable[Record], fh: Any, batch: int = 512) -> int:

@@ -22,6 +22,7 @@ class ProcessStats:
     """Counts of one run. `kept` counts trajectories that passed every filter and selector, before
     transforms; `rows_out` counts rows written (after expansion/reshaping)."""
 
+    detailed: bool = True  # False: skip the histograms and per-data_source counts (faster)
     rows_in: int = 0
     invalid: int = 0
     invalid_reasons: list[str] = field(default_factory=list)
@@ -41,8 +42,9 @@ class ProcessStats:
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
-        out["score_hist_in"] = dict(zip(BIN_LABELS, self.score_hist_in))
-        out["score_hist_kept"] = dict(zip(BIN_LABELS, self.score_hist_kept))
+        del out["detailed"]
+        out["score_hist_in"] = dict(zip(BIN_LABELS, self.score_hist_in, strict=True))
+        out["score_hist_kept"] = dict(zip(BIN_LABELS, self.score_hist_kept, strict=True))
         out["data_sources_in"] = dict(self.data_sources_in)
         out["data_sources_kept"] = dict(self.data_sources_kept)
         return out
@@ -57,8 +59,10 @@ class ProcessStats:
             lines.append(f"  dropped by {label}: {count}")
         for label, (n_in, n_out) in self.transformed.items():
             lines.append(f"  {label}: {n_in} -> {n_out} rows")
+        if not self.detailed:
+            return "\n".join(lines)
         lines.append("score histogram (in -> kept):")
-        for label, n_in, n_kept in zip(BIN_LABELS, self.score_hist_in, self.score_hist_kept):
+        for label, n_in, n_kept in zip(BIN_LABELS, self.score_hist_in, self.score_hist_kept, strict=True):
             if n_in or n_kept:
                 lines.append(f"  {label:>9}: {n_in:>8} -> {n_kept}")
         lines.append("per data_source (in -> kept):")

@@ -70,3 +70,12 @@ def test_atomic_file_publishes_all_or_nothing(tmp_path):
     with AtomicFile(path) as fh:
         fh.write(b"new\n")
     assert path.read_bytes() == b"new\n"
+
+
+def test_atomic_file_writes_through_devices(tmp_path):
+    import os
+    import stat
+
+    with AtomicFile("/dev/null") as fh:
+        fh.write(b"discarded\n")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)

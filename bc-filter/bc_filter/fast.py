@@ -1,0 +1,129 @@
+"""The fast path for pipelines made only of row filters over JSONL input (`bc-filter --min-score 0.9`).
+
+Same checks and errors as `bc_common.jsonl.read_records(validate=...)` followed by the processor's front
+stage, fused into one loop: every line is parsed and validated in full, and a kept line is written as the
+bytes it was read as (line endings normalised to "\\n").
+"""
+from __future__ import annotations
+
+import gzip
+import sys
+from collections.abc import Callable, Iterable
+from typing import IO, Any
+
+import orjson
+
+from bc_common.errors import InputError
+from bc_common.jsonl import Record, open_binary
+from bc_common.records import STATUSES, check_trajectory
+
+from .stages import ROW_ERRORS, Stage, row_error
+from .stats import ProcessStats, score_bin
+
+_STRUCTURED = (".json", ".json.gz", ".parquet")
+
+
+def eligible(paths: Iterable[str], stages: list[Stage]) -> bool:
+    """True when every stage is a row filter and every input is JSONL (stdin, .jsonl, .jsonl.gz, ...)."""
+    return all(kind == "filter" for kind, _, _ in stages) and not any(
+        str(p).endswith(_STRUCTURED) for p in paths)
+
+
+def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: list[Stage], *,
+                 skip_invalid: bool, validate: Callable[[Any], None] | None, batch: int = 512) -> None:
+    """Read `paths` ('-' = stdin), keep the rows every filter accepts, write them to `out`."""
+    keeps = [(keep, label) for _, keep, label in stages]
+    dropped = dict.fromkeys([label for _, label in keeps], 0)
+    detailed = stats.detailed
+    hist_in, sources_in = stats.score_hist_in, stats.data_sources_in
+    hist_kept, sources_kept = stats.score_hist_kept, stats.data_sources_kept
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    quick = validate is check_trajectory
+    lines: list[bytes] = []
+    n_in = n_kept = 0
+    try:
+        for path in paths or ["-"]:
+            source = "<stdin>" if path == "-" else str(path)
+            fh = open_binary(path)
+            try:
+                for lineno, line in enumerate(fh, 1):
+                    try:
+                        row = loads(line)
+                        # check_trajectory's conditions inline (this loop is the benchmark); a row failing them
+                        # gets the full check, which names the wrong field
+                        if validate is not None and not (
+                                quick and type(row) is dict and "id" in row and "task_id" in row
+                                and type(row.get("input")) is dict and type(row.get("messages")) is list
+                                and type(row.get("score")) in _NUMBER and row.get("status") in _STATUSES):
+                            validate(row)  # the full check: raises with the exact field
+                    except decode_error as exc:
+                        if not line.strip():
+                            continue
+                        _invalid(f"invalid JSON: {exc}", source, lineno, None, stats, skip_invalid)
+                        continue
+                    except InputError as exc:
+                        _invalid(exc.reason, source, lineno, exc.field, stats, skip_invalid)
+                        continue
+                    n_in += 1
+                    label = "input"
+                    try:
+                        if detailed:
+                            b = score_bin(row.get("score"))
+                            hist_in[b] += 1
+                            task = row.get("input")
+                            data_source = task.get("data_source") if type(task) is dict else None
+                            sources_in[data_source] += 1
+                        for keep, label in keeps:
+                            if not keep(row):
+                                dropped[label] += 1
+                                break
+                        else:
+                            n_kept += 1
+                            if detailed:
+                                hist_kept[b] += 1
+                                sources_kept[data_source] += 1
+                            if not line.endswith(b"}\n"):  # the usual ending, else normalise
+                                line = line.rstrip(b"\r\n") + b"\n"
+                            lines.append(line)
+                            if len(lines) >= batch:
+                                _write(out, lines)
+                                lines.clear()
+                    except ROW_ERRORS as exc:
+                        row_error(Record(row, source, lineno), label, exc, stats, skip_invalid)
+            except (OSError, EOFError, gzip.BadGzipFile) as exc:  # reading only: writes raise _WriteFailed
+                raise InputError(f"read failed: {exc}", source=source) from None
+            finally:
+                if fh is not sys.stdin.buffer:
+                    fh.close()
+        _write(out, lines)
+    except _WriteFailed as exc:
+        raise exc.__cause__ from None  # type: ignore[misc]
+    finally:
+        stats.rows_in += n_in
+        stats.kept += n_kept
+        stats.rows_out += n_kept
+        for label, count in dropped.items():
+            stats.dropped[label] = stats.dropped.get(label, 0) + count
+
+
+_STATUSES = frozenset(STATUSES)
+_NUMBER = (int, float)
+
+
+class _WriteFailed(Exception):
+    """Carries an OSError from writing past the handler meant for read errors."""
+
+
+def _write(out: IO[bytes], lines: list[bytes]) -> None:
+    try:
+        out.writelines(lines)
+    except OSError as exc:
+        raise _WriteFailed() from exc
+
+
+def _invalid(reason: str, source: str, line: int, field: str | None, stats: ProcessStats,
+             skip_invalid: bool) -> None:
+    error = InputError(reason, source=source, line=line, field=field)
+    if not skip_invalid:
+        raise error
+    stats.add_invalid(str(error))
