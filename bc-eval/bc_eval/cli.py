@@ -1,7 +1,195 @@
-"""bc-eval (being built)."""
+"""`bc-eval`: flags in, `bc_eval.runner.evaluate` called, summary to stderr."""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
 import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import orjson
+
+from bc_common.config import parse_assignments
+from bc_common.errors import BcError, ConfigError
+
+from . import runner
+from .client import RetryPolicy
+from .loop import Limits
+from .runner import EvalConfig, evaluate
+from .summary import Summary
+
+EPILOG = """\b
+Examples:
+  bc-gen arithmetic -n 200 | bc-eval --model builtin:noisy > runs.jsonl
+  bc-eval tasks.jsonl -o runs.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 -c 256 --samples 4
+  bc-eval tasks.jsonl -o runs.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --resume
+  OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
+  bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
+
+\b
+Seed flags still work: --dataset-path, --output-dir, --api-url, --api-model, --max-concurrent,
+--api-extra-params, --api-extra-headers, --reward-calculator-class, --resume-from-result-path, --api-key
+(read from the command line with a warning; prefer the environment).
+
+\b
+Exit codes: 0 the run finished (trajectories whose model calls failed are rows with status "error";
+rerun them with --resume); 1 the endpoint check of --dry-run failed; 2 bad input, config or flags;
+130 interrupted (finished trajectories are kept: rerun with --resume).
+"""
 
 
-def main():
-    print("bc-eval: not implemented yet", file=sys.stderr)
-    sys.exit(1)
+def _mapping(text: str | None, flag: str) -> dict[str, Any]:
+    """A seed-style mapping: JSON text, `@file.json`, or `k:v,k:v` (values typed as YAML scalars)."""
+    if not text:
+        return {}
+    if text.startswith("@"):
+        try:
+            text = Path(text[1:]).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"{flag}: cannot read {text[1:]}: {exc.strerror}") from None
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            value = orjson.loads(stripped)
+        except orjson.JSONDecodeError as exc:
+            raise ConfigError(f"{flag}: invalid JSON: {exc}") from None
+        if not isinstance(value, dict):
+            raise ConfigError(f"{flag}: expected a JSON object")
+        return value
+    return parse_assignments([part.replace(":", "=", 1) for part in stripped.split(",") if part.strip()])
+
+
+def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
+    items = list(pairs) + ([p for p in legacy.split(",") if p.strip()] if legacy else [])
+    headers = {}
+    for item in items:
+        name, sep, value = item.partition(":")
+        if not sep or not re.fullmatch(r"[A-Za-z0-9!#$%&'*+.^_`|~-]+", name.strip()):
+            raise ConfigError("--header expects NAME:VALUE, got a value without a valid name")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.argument("tasks", nargs=-1)
+@click.option("--dataset-path", "dataset_paths", multiple=True, hidden=True, help="Seed alias of TASKS.")
+@click.option("-o", "--output", default=None, metavar="OUT.jsonl", help="Trajectories go here (default stdout).")
+@click.option("--output-dir", default=None, hidden=True, help="Seed alias: OUT = DIR/<model>/trajectories.jsonl.")
+@click.option("--model", "--api-model", "model", default="builtin:reference", show_default=True,
+              help="Model name sent to the server, or builtin:reference / builtin:noisy (no network).")
+@click.option("--base-url", "--api-url", "base_url", envvar="OPENAI_BASE_URL", default=None,
+              help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 [env OPENAI_BASE_URL].")
+@click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR",
+              help="Environment variable holding the API key (keys are never taken from the command line).")
+@click.option("--api-key", "legacy_api_key", default=None, hidden=True)
+@click.option("-c", "--concurrency", "--max-concurrent", "concurrency", default=64, show_default=True,
+              help="Trajectories in flight.")
+@click.option("--samples", default=1, show_default=True, help="Runs per task (pass@k).")
+@click.option("--resume", is_flag=True, help="Keep finished trajectories of OUT; rerun errored and missing ones.")
+@click.option("--resume-from-result-path", default=None, hidden=True, help="Seed alias: -o PATH --resume.")
+@click.option("--summary", "summary_path", default=None, metavar="FILE.json", help="Write the summary as JSON.")
+@click.option("--summary-csv", default=None, metavar="FILE.csv", help="Write the summary as CSV.")
+@click.option("--max-assistant-turns", default=5, show_default=True, help="Model calls per trajectory.")
+@click.option("--max-user-turns", default=20, show_default=True, help="Tool responses and interaction replies.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate.")
+@click.option("--api-extra-params", default=None, hidden=True)
+@click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="Extra HTTP header (never recorded).")
+@click.option("--api-extra-headers", default=None, hidden=True)
+@click.option("--tool-config", default=None, type=click.Path(dir_okay=False), help="Tools for every task.")
+@click.option("--interaction-config", default=None, type=click.Path(dir_okay=False),
+              help="Interaction for every task.")
+@click.option("--reward-calculator", "--reward-calculator-class", "reward_calculator", default=None,
+              metavar="DOTTED", help="Verifier class for every task.")
+@click.option("--verify-correction-kwargs", default=None, help="Verifier kwargs: JSON, @file or k:v,k:v.")
+@click.option("--bootcamp-registry", default=None, type=click.Path(dir_okay=False),
+              help="Seed bootcamp_registry.jsonl resolving data_source values.")
+@click.option("--timeout", default=600.0, show_default=True, help="Seconds per model call attempt.")
+@click.option("--retries", default=5, show_default=True, help="Retries of 429, 5xx, timeouts, connection errors.")
+@click.option("--backoff", default=0.5, show_default=True, help="First retry delay in seconds (doubles).")
+@click.option("--client", type=click.Choice(["aiohttp", "openai"]), default="aiohttp", show_default=True,
+              help="HTTP client: our fast aiohttp one, or the openai SDK for providers with quirks.")
+@click.option("--ordered", is_flag=True, help="Emit trajectories in input order.")
+@click.option("--skip-invalid", is_flag=True, help="Skip (and count) invalid task rows instead of stopping.")
+@click.option("--dry-run", is_flag=True, help="Check tasks, bootcamps, tools and the endpoint; run nothing.")
+@click.option("--quiet", "-q", is_flag=True, help="No summary table on stderr.")
+@click.option("--verbose", is_flag=True, hidden=True)
+@click.option("--tokenizer-path", default=None, hidden=True)
+@click.option("--evaluator-class", default=None, hidden=True)
+def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | None, output_dir: str | None,
+         model: str, base_url: str | None, api_key_env: str, legacy_api_key: str | None, concurrency: int,
+         samples: int, resume: bool, resume_from_result_path: str | None, summary_path: str | None,
+         summary_csv: str | None, max_assistant_turns: int, max_user_turns: int, params: tuple[str, ...],
+         api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
+         tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
+         verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
+         backoff: float, client: str, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
+         verbose: bool, tokenizer_path: str | None, evaluator_class: str | None) -> None:
+    """Run a model through each task's tools and environment replies; write one trajectory per (task, sample).
+
+    Tasks come from TASKS (.jsonl, .json, .parquet; '-' or nothing = stdin); trajectories go to stdout or -o.
+    """
+    try:
+        if legacy_api_key:
+            _warn("--api-key on the command line leaks into shell history and `ps`; "
+                  f"put the key in ${api_key_env} instead. Using it for this run only.")
+        for flag, value in (("--tokenizer-path", tokenizer_path), ("--evaluator-class", evaluator_class)):
+            if value:
+                _warn(f"{flag} is accepted for seed compatibility and has no effect")
+        if resume_from_result_path:
+            output, resume = resume_from_result_path, True
+        if output_dir and not output:
+            output = str(Path(output_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", model) / "trajectories.jsonl")
+            _warn(f"writing {output}")
+        config = EvalConfig(
+            tasks=list(tasks) + list(dataset_paths), output=output or "-", model=model, base_url=base_url,
+            api_key=legacy_api_key or os.environ.get(api_key_env) or None,
+            headers=_headers(headers, api_extra_headers),
+            params={**_mapping(api_extra_params, "--api-extra-params"), **parse_assignments(list(params))},
+            client=client, concurrency=concurrency, samples=samples, resume=resume, ordered=ordered,
+            limits=_limits(max_assistant_turns, max_user_turns),
+            verify_kwargs=_mapping(verify_correction_kwargs, "--verify-correction-kwargs"),
+            tool_config=tool_config, interaction_config=interaction_config, reward_calculator=reward_calculator,
+            registry_file=bootcamp_registry, timeout=timeout,
+            retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
+            progress=sys.stderr.isatty() and not quiet)
+        if dry_run:
+            sys.exit(asyncio.run(runner.dry_run(config, lambda line: click.echo(f"bc-eval: {line}", err=True))))
+        summary = Summary(k=samples)
+        try:
+            evaluate(config, summary=summary)
+        finally:
+            _report(summary, summary_path, summary_csv, quiet)
+    except BcError as exc:
+        click.echo(f"bc-eval: error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        click.echo("bc-eval: interrupted; finished trajectories are kept (rerun with --resume)", err=True)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (`| head`): stop quietly
+        sys.exit(0)
+
+
+def _limits(assistant: int, user: int) -> Limits:
+    try:
+        return Limits(assistant, user)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+
+
+def _report(summary: Summary, path: str | None, csv_path: str | None, quiet: bool) -> None:
+    if summary.total.count == 0:
+        return
+    if not quiet:
+        click.echo(summary.table(), err=True)
+    if path:
+        Path(path).write_bytes(orjson.dumps(summary.report(), option=orjson.OPT_INDENT_2))
+    if csv_path:
+        Path(csv_path).write_text(summary.csv(), encoding="utf-8")
+
+
+def _warn(message: str) -> None:
+    click.echo(f"bc-eval: warning: {message}", err=True)

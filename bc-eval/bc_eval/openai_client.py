@@ -10,7 +10,15 @@ from typing import Any
 
 import openai
 
-from .client import DEFAULT_BASE_URL, ModelError, ModelReply, ModelRequest, RetryPolicy, error_for_status, parse_completion
+from .client import (
+    DEFAULT_BASE_URL,
+    ModelError,
+    ModelReply,
+    ModelRequest,
+    RetryPolicy,
+    error_for_status,
+    parse_completion,
+)
 
 # Parameters the SDK accepts by name; anything else travels in `extra_body`.
 _SDK_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "n", "stop", "seed", "tool_choice",

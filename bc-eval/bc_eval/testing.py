@@ -71,16 +71,20 @@ class ScriptedServer:
         return JSONResponse({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
 
     async def _chat(self, request: Request) -> Response:
-        raw = await request.body()
+        status, headers, payload = await self.answer(await request.body(), dict(request.headers))
+        return Response(payload, status_code=status, headers=headers, media_type="application/json")
+
+    async def answer(self, raw: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
+        """(status, headers, JSON body) for one chat-completions request: the script's step or its fault."""
         try:
             body = orjson.loads(raw)
         except orjson.JSONDecodeError:
-            return JSONResponse({"error": {"message": "invalid JSON body"}}, status_code=400)
+            return 400, {}, orjson.dumps({"error": {"message": "invalid JSON body"}})
         messages = body.get("messages") or []
         key = conversation_key(messages)
         turn = sum(1 for m in messages if m.get("role") == "assistant")
         if self.record:
-            self.requests.append({"headers": dict(request.headers), "body": body, "key": key, "turn": turn})
+            self.requests.append({"headers": headers, "body": body, "key": key, "turn": turn})
         script = self.scripts.get(key, self.default)
         step = script[min(turn, len(script) - 1)]
         faults = step.get("faults") or []
@@ -92,17 +96,15 @@ class ScriptedServer:
         delay = step.get("delay", self.delay)
         if delay:
             await asyncio.sleep(delay)
-        return Response(orjson.dumps(self._completion(body, step)), media_type="application/json")
+        return 200, {}, orjson.dumps(self._completion(body, step))
 
-    async def _fault(self, fault: Step) -> Response:
+    async def _fault(self, fault: Step) -> tuple[int, dict[str, str], bytes]:
         if fault.get("delay"):
             await asyncio.sleep(fault["delay"])
         status = int(fault.get("status", 500))
-        headers = {}
-        if "retry_after" in fault:
-            headers["Retry-After"] = str(fault["retry_after"])
+        headers = {"Retry-After": str(fault["retry_after"])} if "retry_after" in fault else {}
         body = fault.get("body", {"error": {"message": f"scripted fault {status}", "type": "scripted"}})
-        return Response(orjson.dumps(body), status_code=status, headers=headers, media_type="application/json")
+        return status, headers, orjson.dumps(body)
 
     def _completion(self, body: dict[str, Any], step: Step) -> dict[str, Any]:
         n = next(self._ids)
@@ -134,7 +136,8 @@ class ScriptedServer:
     def running(self) -> Iterator[str]:
         """Serve in a background thread on a free loopback port; yields the base URL (`.../v1`)."""
         sock = _listen()
-        server = uvicorn.Server(uvicorn.Config(self.app, log_level="error", access_log=False, lifespan="off"))
+        server = uvicorn.Server(uvicorn.Config(self.app, log_level="error", access_log=False, lifespan="off",
+                                                  timeout_graceful_shutdown=0.2))
         thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
         thread.start()
         deadline = time.monotonic() + 10
@@ -159,25 +162,50 @@ def _listen() -> socket.socket:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Serve a script file (`{"scripts": {...}, "default": [...]}`) until killed; prints `PORT <n>` when ready."""
+    """Serve a script file (`{"scripts": {...}, "default": [...]}`) until killed; prints `PORT <n>` when ready.
+
+    `--engine aiohttp` serves the same scripts through aiohttp.web, several times faster than uvicorn's pure-Python
+    HTTP parser: the benchmark uses it so the server is not what limits the clients it compares."""
     parser = argparse.ArgumentParser(prog="python -m bc_eval.testing", description=main.__doc__)
     parser.add_argument("--script", type=Path, help="JSON file with 'scripts' and/or 'default'")
     parser.add_argument("--delay", type=float, default=0.0, help="seconds to wait before every reply")
+    parser.add_argument("--engine", choices=["uvicorn", "aiohttp"], default="uvicorn")
     args = parser.parse_args(argv)
     spec = orjson.loads(args.script.read_bytes()) if args.script else {}
     server = ScriptedServer(spec.get("scripts"), default=spec.get("default"), delay=args.delay, record=False)
     sock = _listen()
-    config = uvicorn.Config(server.app, log_level="error", access_log=False, lifespan="off", backlog=2048)
-    userver = uvicorn.Server(config)
+    port = sock.getsockname()[1]
+    if args.engine == "aiohttp":
+        asyncio.run(_serve_aiohttp(server, sock))
+        return
+    userver = uvicorn.Server(uvicorn.Config(server.app, log_level="error", access_log=False, lifespan="off",
+                                            backlog=2048))
 
     async def serve() -> None:
         task = asyncio.create_task(userver.serve(sockets=[sock]))
         while not userver.started:
             await asyncio.sleep(0.01)
-        print(f"PORT {sock.getsockname()[1]}", flush=True)
+        print(f"PORT {port}", flush=True)
         await task
 
     asyncio.run(serve())
+
+
+async def _serve_aiohttp(server: ScriptedServer, sock: socket.socket) -> None:
+    from aiohttp import web
+
+    async def chat(request: web.Request) -> web.Response:
+        status, headers, payload = await server.answer(await request.read(), dict(request.headers))
+        return web.Response(body=payload, status=status, headers=headers, content_type="application/json")
+
+    app = web.Application()
+    app.router.add_post("/v1/chat/completions", chat)
+    app.router.add_post("/chat/completions", chat)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    await web.SockSite(runner, sock).start()
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    await asyncio.Event().wait()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,66 @@
+"""Built-in models (no network, no key): each bootcamp's reference policy, played through the same loop.
+
+`builtin:reference` answers as the policy does; `builtin:noisy` answers a turn wrongly with probability
+`error_rate`, drawn from `rng_for(task_id, sample, turn)` so every run of the same tasks is identical.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from bc_common.errors import ConfigError, RegistryError
+from bc_common.seeding import rng_for
+
+from .client import ModelReply, ModelRequest
+from .environment import identity_of
+
+KINDS = ("reference", "noisy")
+
+
+def is_builtin(model: str) -> bool:
+    return model.startswith("builtin:")
+
+
+class BuiltinModel:
+    """A reference-policy model. `params`: `error_rate` (noisy only, default 0.3)."""
+
+    def __init__(self, model: str, params: dict[str, Any] | None = None):
+        kind = model.split(":", 1)[1]
+        if kind not in KINDS:
+            raise ConfigError(f"unknown built-in model {model!r}; choose one of "
+                              + ", ".join(f"builtin:{k}" for k in KINDS))
+        params = dict(params or {})
+        self.kind = kind
+        self.error_rate = float(params.pop("error_rate", 0.3 if kind == "noisy" else 0.0))
+        if not 0.0 <= self.error_rate <= 1.0:
+            raise ConfigError(f"error_rate must be in [0, 1], got {self.error_rate}")
+        self.ignored = sorted(params)  # parameters a built-in model has no use for (the CLI warns)
+
+    async def complete(self, request: ModelRequest) -> ModelReply:
+        started = time.perf_counter()
+        if request.policy is None:
+            raise RegistryError(f"bootcamp of {request.task.get('data_source')!r} has no reference policy")
+        identity = identity_of(request.task)
+        policy = request.policy(identity, tools=[t["function"]["name"] for t in request.tools])
+        wrong = self.error_rate > 0 and rng_for(request.task_id, request.sample, request.turn,
+                                                "noisy").random() < self.error_rate
+        message = dict(policy.respond(request.messages, wrong=wrong))
+        message.setdefault("content", "")
+        if message["content"] is None:
+            message["content"] = ""
+        if not message.get("tool_calls"):
+            message.pop("tool_calls", None)
+        prompt = sum(len(str(m.get("content") or "")) for m in request.messages) // 4 + 1
+        completion = (len(message["content"]) + sum(len(c["function"]["arguments"])
+                                                    for c in message.get("tool_calls", []))) // 4 + 1
+        return ModelReply(message, "tool_calls" if message.get("tool_calls") else "stop",
+                          {"prompt_tokens": prompt, "completion_tokens": completion,
+                           "total_tokens": prompt + completion},
+                          time.perf_counter() - started)
+
+    async def check(self) -> str:
+        return f"builtin:{self.kind} needs no endpoint"
+
+    async def aclose(self) -> None:
+        pass
+

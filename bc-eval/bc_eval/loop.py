@@ -1,0 +1,238 @@
+"""One trajectory: model -> tools -> model ... -> answer -> interaction -> model ..., recorded turn by turn.
+
+Stops when the assistant answers without a tool call and no interaction speaks, when the interaction
+terminates, when a turn budget is spent, when the model stops for length, or when a model call fails for good.
+Tool instances and the interaction are always released; the verifier grades the final assistant text only.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+from bc_common.bootcamp import final_assistant_text
+from bc_common.records import task_id as task_id_of
+
+from .client import ModelError, ModelReply, ModelRequest
+from .environment import Environment, identity_of
+
+
+class Model(Protocol):
+    async def complete(self, request: ModelRequest) -> ModelReply: ...
+
+
+@dataclass
+class Limits:
+    """Turn budgets. User turns count tool responses and interaction replies (as the seed does)."""
+
+    max_assistant_turns: int = 5
+    max_user_turns: int = 20
+
+    def __post_init__(self) -> None:
+        if self.max_assistant_turns < 1 or self.max_user_turns < 0:
+            raise ValueError("turn budgets must be positive (there is no unlimited)")
+
+
+@dataclass
+class _State:
+    messages: list[dict[str, Any]]
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    assistant: int = 0
+    user: int = 0
+    tool_calls: int = 0
+    step_rewards: list[float] = field(default_factory=list)
+    turn_scores: list[float] = field(default_factory=list)
+    usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 0, "completion_tokens": 0,
+                                                           "total_tokens": 0})
+    model_s: float = 0.0
+    tool_s: float = 0.0
+    interaction_s: float = 0.0
+    call_ids: set[str] = field(default_factory=set)
+
+
+def prompt_messages(task: dict[str, Any]) -> list[dict[str, Any]]:
+    """The task's prompt as chat messages (a string prompt becomes one user message)."""
+    prompt = task["prompt"]
+    if isinstance(prompt, str):
+        return [{"role": "user", "content": prompt}]
+    return [dict(m) for m in prompt]
+
+
+def offered_tools(task: dict[str, Any], env: Environment) -> tuple[list[str], dict[str, dict[str, Any]]]:
+    """(tool names offered to the model, create kwargs by tool) for a task row.
+
+    The keys of `extra_info.tools_kwargs` when it lists any; every tool of the config when the row has neither
+    tools_kwargs nor need_tools_kwargs; none when it says it needs kwargs but lists none."""
+    if env.tools is None:
+        return [], {}
+    extra = task.get("extra_info") or {}
+    kwargs = extra.get("tools_kwargs") or {}
+    if isinstance(kwargs, dict) and kwargs:
+        names = [n for n in env.tools.tools if n in kwargs]
+        create = {n: dict((kwargs[n] or {}).get("create_kwargs") or {}) for n in names}
+        return names, create
+    if "need_tools_kwargs" in extra or "tools_kwargs" in extra:
+        return [], {}
+    return list(env.tools.tools), {}
+
+
+async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: Environment, *,
+                         model_name: str, limits: Limits | None = None,
+                         verify_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA)."""
+    limits = limits or Limits()
+    started_at = datetime.now(timezone.utc)
+    t0 = time.perf_counter()
+    tid = task_id_of(task)
+    identity = identity_of(task)
+    state = _State(prompt_messages(task))
+    names, create_kwargs = offered_tools(task, env)
+    session = env.tools.session(create_kwargs, names) if env.tools is not None and names else None
+    schemas = session.schemas if session else []
+    ikwargs = (task.get("extra_info") or {}).get("interaction_kwargs") or {}
+    interaction = env.interaction(ikwargs.get("name")) if ikwargs else None
+    status, error, instance, tool_rewards, interaction_score = None, None, None, {}, None
+    try:
+        if ikwargs and interaction is None:
+            raise _Stop("error", {"type": "unknown_interaction",
+                                  "message": f"no interaction named {ikwargs.get('name')!r} for {env.data_source}"})
+        if interaction is not None:
+            instance = await interaction.start_interaction(None, identity=ikwargs.get("identity", identity))
+        while True:
+            if state.assistant >= limits.max_assistant_turns:
+                raise _Stop("max_turns")
+            reply = await _model_turn(state, model, ModelRequest(state.messages, schemas, task, tid, sample,
+                                                                   state.assistant, env.policy))
+            if reply.finish_reason == "length":
+                raise _Stop("length")
+            calls = reply.message.get("tool_calls")
+            if calls:
+                if session is None:
+                    session = env.tools.session({}, []) if env.tools is not None else None
+                for call in calls:
+                    await _tool_turn(state, session, call)
+                if state.user >= limits.max_user_turns:
+                    raise _Stop("max_turns")
+                continue
+            if interaction is None:
+                raise _Stop("completed")
+            if state.user >= limits.max_user_turns:
+                raise _Stop("max_turns")
+            if await _interaction_turn(state, interaction, instance):
+                raise _Stop("completed")
+    except _Stop as stop:
+        status, error = stop.status, stop.error
+    except Exception as exc:  # a bootcamp bug ends this trajectory, never the run
+        status, error = "error", {"type": "internal_error", "message": f"{type(exc).__name__}: {exc}"}
+    finally:
+        if session is not None:
+            tool_rewards = await session.close()
+        if instance is not None:
+            try:
+                interaction_score = float(await interaction.calculate_score(instance))
+            except Exception:
+                interaction_score = None
+            try:
+                await interaction.finalize_interaction(instance)
+            except Exception:
+                pass
+
+    score = _verify(env, state.messages, identity, verify_kwargs or {})
+    reward: dict[str, Any] = {"score": score, "step_rewards": state.step_rewards, "tool_rewards": tool_rewards,
+                              "turn_scores": state.turn_scores}
+    if interaction_score is not None:
+        reward["interaction_score"] = interaction_score
+    return {
+        "id": f"{tid}#{sample}", "task_id": tid, "input": task, "model": model_name, "sample": sample,
+        "messages": state.messages, "tools": schemas, "turns": state.turns,
+        "score": score, "reward": reward, "status": status, "error": error,
+        "success": status == "completed" and score >= 1.0,
+        "usage": state.usage,
+        "num_turns": {"assistant": state.assistant, "user": state.user, "tool_calls": state.tool_calls},
+        "timing": {"started_at": started_at.isoformat().replace("+00:00", "Z"),
+                   "wall_s": round(time.perf_counter() - t0, 6), "model_s": round(state.model_s, 6),
+                   "tool_s": round(state.tool_s, 6), "interaction_s": round(state.interaction_s, 6)},
+    }
+
+
+class _Stop(Exception):
+    def __init__(self, status: str, error: dict[str, Any] | None = None):
+        self.status, self.error = status, error
+
+
+async def _model_turn(state: _State, model: Model, request: ModelRequest) -> ModelReply:
+    index = state.assistant
+    started = time.perf_counter()
+    try:
+        reply = await model.complete(request)
+    except ModelError as exc:
+        latency = time.perf_counter() - started
+        state.model_s += latency
+        state.turns.append({"type": "model", "index": index, "latency_s": round(latency, 6),
+                            "attempts": exc.attempts, "error": exc.as_dict()})
+        raise _Stop("error", exc.as_dict()) from None
+    state.model_s += reply.latency_s
+    message = reply.message
+    for j, call in enumerate(message.get("tool_calls") or []):
+        if not call.get("id") or call["id"] in state.call_ids:  # keep tool_call_id pairing unambiguous
+            call["id"] = f"call_{index}_{j}"
+        state.call_ids.add(call["id"])
+    state.messages.append(message)
+    state.assistant += 1
+    turn: dict[str, Any] = {"type": "model", "index": index, "latency_s": round(reply.latency_s, 6),
+                            "usage": reply.usage or {}, "finish_reason": reply.finish_reason, "error": None}
+    if reply.attempts > 1:
+        turn["attempts"] = reply.attempts
+    state.turns.append(turn)
+    for key, value in (reply.usage or {}).items():
+        if key in state.usage:
+            state.usage[key] += value
+    return reply
+
+
+async def _tool_turn(state: _State, session: Any, call: dict[str, Any]) -> None:
+    fn = call["function"]
+    started = time.perf_counter()
+    if session is None:
+        text = f"Error: unknown tool {fn['name']!r}. Available tools: none."
+        reward, metrics, error = 0.0, {}, {"type": "unknown_tool", "message": text}
+    else:
+        result = await session.call(fn["name"], fn["arguments"])
+        text, reward, metrics, error = result.text, result.reward, result.metrics, result.error
+    latency = time.perf_counter() - started
+    state.tool_s += latency
+    state.tool_calls += 1
+    state.user += 1
+    state.step_rewards.append(reward)
+    state.messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
+    state.turns.append({"type": "tool", "index": state.assistant - 1, "name": fn["name"], "call_id": call["id"],
+                        "latency_s": round(latency, 6), "reward": reward, "metrics": metrics, "error": error})
+
+
+async def _interaction_turn(state: _State, interaction: Any, instance: str) -> bool:
+    """Let the interaction speak; True when it terminates the trajectory."""
+    started = time.perf_counter()
+    terminate, text, score, extra = await interaction.generate_response(instance, state.messages)
+    latency = time.perf_counter() - started
+    state.interaction_s += latency
+    state.turn_scores.append(float(score))
+    turn: dict[str, Any] = {"type": "interaction", "index": state.assistant - 1, "name": interaction.name,
+                            "latency_s": round(latency, 6), "score": float(score), "terminate": bool(terminate),
+                            "text": text, "error": None}
+    if extra:
+        turn["extra"] = extra
+    state.turns.append(turn)
+    if terminate:
+        return True
+    state.messages.append({"role": "user", "content": text})
+    state.user += 1
+    return False
+
+
+def _verify(env: Environment, messages: list[dict[str, Any]], identity: Any, kwargs: dict[str, Any]) -> float:
+    text = final_assistant_text(messages)
+    try:
+        return float(env.reward.verify_score(text, identity, **kwargs))
+    except Exception:  # verify_score guards the verifier; this guards a custom override of it
+        return 0.0

@@ -1,0 +1,284 @@
+"""Run many trajectories on one event loop: `concurrency` in flight, `samples` per task, output as they finish.
+
+    summary = evaluate(EvalConfig(tasks=["tasks.jsonl"], output="out.jsonl", model="builtin:noisy"))
+
+Every finished trajectory is appended and flushed at once (`ordered` holds it back until its predecessors are
+out); `resume` keeps the finished rows of the output and runs only what is missing or errored.
+"""
+from __future__ import annotations
+
+import asyncio
+import gc
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bc_common.errors import ConfigError, InputError, RegistryError
+from bc_common.jsonl import JsonlWriter, ReadStats, Record, read_records
+from bc_common.records import check_task, task_id
+
+from .builtin import BuiltinModel, is_builtin
+from .client import ChatClient, ModelError, RetryPolicy
+from .environment import Environments
+from .loop import Limits, offered_tools, run_trajectory
+from .resume import prepare_resume
+from .summary import Summary
+
+
+@dataclass
+class EvalConfig:
+    """Everything one run needs; the CLI fills it from flags."""
+
+    tasks: list[str] = field(default_factory=list)  # files; empty = stdin
+    output: str = "-"
+    model: str = "builtin:reference"
+    base_url: str | None = None
+    api_key: str | None = None  # from the environment only; never written anywhere
+    headers: dict[str, str] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    client: str = "aiohttp"  # or "openai"
+    concurrency: int = 64
+    samples: int = 1
+    resume: bool = False
+    ordered: bool = False
+    limits: Limits = field(default_factory=Limits)
+    verify_kwargs: dict[str, Any] = field(default_factory=dict)
+    tool_config: str | None = None
+    interaction_config: str | None = None
+    reward_calculator: str | None = None
+    registry_file: str | None = None
+    timeout: float = 600.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    skip_invalid: bool = False
+    progress: bool = False
+
+    def __post_init__(self) -> None:
+        if self.concurrency < 1:
+            raise ConfigError("concurrency (-c) must be at least 1")
+        if self.samples < 1:
+            raise ConfigError("--samples must be at least 1")
+        if self.resume and self.output == "-":
+            raise ConfigError("--resume needs an output file (-o OUT.jsonl)")
+        if self.client not in ("aiohttp", "openai"):
+            raise ConfigError("--client must be 'aiohttp' or 'openai'")
+
+
+def make_model(config: EvalConfig) -> Any:
+    """The model named by the config: a built-in policy, the aiohttp client, or the `openai` SDK adapter."""
+    if is_builtin(config.model):
+        model = BuiltinModel(config.model, config.params)
+        if model.ignored:
+            print(f"bc-eval: warning: {config.model} ignores {', '.join(model.ignored)}", file=sys.stderr)
+        return model
+    kwargs = dict(api_key=config.api_key, headers=config.headers, params=config.params, timeout=config.timeout,
+                  concurrency=config.concurrency, retry=config.retry)
+    if config.client == "openai":
+        from .openai_client import OpenAIClient
+
+        return OpenAIClient(config.base_url, config.model, **kwargs)
+    return ChatClient(config.base_url, config.model, **kwargs)
+
+
+def make_environments(config: EvalConfig) -> Environments:
+    return Environments(tool_config=config.tool_config, interaction_config=config.interaction_config,
+                        reward_calculator=config.reward_calculator, registry_file=config.registry_file)
+
+
+def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
+    """Run the whole evaluation (blocking) and return its summary (kept rows of a resumed file included)."""
+    summary = summary or Summary(k=config.samples)
+    done: set[tuple[str, int]] = set()
+    if config.resume:
+        state = prepare_resume(config.output, on_kept=summary.add)
+        done = state.done
+        if state.done or state.dropped_errors or state.dropped_torn:
+            print(f"bc-eval: resume: kept {len(state.done)} finished, rerunning {state.dropped_errors} errored, "
+                  f"dropped {state.dropped_torn} torn and {state.dropped_duplicates} duplicate lines",
+                  file=sys.stderr)
+    writer = JsonlWriter(config.output, append=config.resume, flush_each=True)
+    thresholds = gc.get_threshold()
+    gc.freeze()  # long-lived imports and configs leave the collector's scans: less CPU per trajectory
+    gc.set_threshold(max(thresholds[0], 20000), thresholds[1], thresholds[2])
+    try:
+        asyncio.run(_evaluate(config, writer, summary, done))
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
+        writer.close()
+    return summary
+
+
+async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,
+                    done: set[tuple[str, int]]) -> None:
+    model = make_model(config)
+    envs = make_environments(config)
+    progress = Progress(enabled=config.progress)
+    jobs: asyncio.Queue = asyncio.Queue(maxsize=config.concurrency * 2)
+    pending: dict[int, dict[str, Any]] = {}
+    next_out = 0
+
+    def emit(seq: int, row: dict[str, Any]) -> None:
+        nonlocal next_out
+        if not config.ordered:
+            _write(writer, summary, progress, row)
+            return
+        pending[seq] = row
+        while next_out in pending:
+            _write(writer, summary, progress, pending.pop(next_out))
+            next_out += 1
+
+    async def worker() -> None:
+        while True:
+            job = await jobs.get()
+            if job is None:
+                return
+            seq, record, sample, env = job
+            row = await run_trajectory(record.data, sample, model, env, model_name=config.model,
+                                       limits=config.limits, verify_kwargs=config.verify_kwargs)
+            emit(seq, row)
+
+    async def produce() -> None:
+        seq = 0
+        async for record in _records(config):
+            env = _environment(envs, record, needs_policy=is_builtin(config.model))
+            tid = task_id(record.data)
+            for sample in range(config.samples):
+                if (tid, sample) not in done:
+                    await jobs.put((seq, record, sample, env))
+                    seq += 1
+        for _ in range(config.concurrency):
+            await jobs.put(None)
+
+    tasks = [asyncio.create_task(produce())] + [asyncio.create_task(worker()) for _ in range(config.concurrency)]
+    try:
+        finished, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in finished:
+            if task.exception() is not None:
+                raise task.exception()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await model.aclose()
+        progress.close()
+
+
+def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[str, Any]) -> None:
+    writer.write(row)
+    summary.add(row)
+    progress.update(row)
+
+
+def _environment(envs: Environments, record: Record, needs_policy: bool = False) -> Any:
+    """The task's environment; a bootcamp or config that cannot load stops the run, naming FILE:LINE."""
+    where = f"{record.source}:{record.line}"
+    try:
+        env = envs.get(record.data["data_source"])
+        offered_tools(record.data, env)
+    except InputError as exc:
+        raise InputError(exc.reason, source=record.source, line=record.line) from None
+    except (ConfigError, RegistryError) as exc:
+        raise type(exc)(f"{where}: {exc}") from None
+    if needs_policy and env.policy is None:
+        raise RegistryError(f"{where}: {env.data_source} has no reference policy for the built-in models")
+    return env
+
+
+async def _records(config: EvalConfig):
+    """Task records, read in a thread so a slow pipe never stalls the trajectories in flight."""
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue = asyncio.Queue(maxsize=8)
+    stats = ReadStats()
+    stop = threading.Event()
+
+    def produce() -> None:
+        batch: list[Any] = []
+        try:
+            for record in read_records(config.tasks, skip_invalid=config.skip_invalid, stats=stats,
+                                       validate=check_task):
+                batch.append(record)
+                if len(batch) >= 64:
+                    asyncio.run_coroutine_threadsafe(queue.put(batch), loop).result()
+                    batch = []
+                if stop.is_set():
+                    return
+            asyncio.run_coroutine_threadsafe(queue.put(batch), loop).result()
+            asyncio.run_coroutine_threadsafe(queue.put(None), loop).result()
+        except BaseException as exc:  # handed to the event loop, raised there
+            if not stop.is_set():
+                asyncio.run_coroutine_threadsafe(queue.put(exc), loop).result()
+
+    thread = threading.Thread(target=produce, daemon=True, name="bc-eval-reader")
+    thread.start()
+    try:
+        while True:
+            item = await queue.get()
+            if item is None:
+                break
+            if isinstance(item, BaseException):
+                raise item
+            for record in item:
+                yield record
+    finally:
+        stop.set()
+        while not queue.empty():  # unblock a producer waiting on a full queue
+            queue.get_nowait()
+    if stats.skipped:
+        print(f"bc-eval: skipped {stats.skipped} invalid task rows (first: {stats.reasons[0]})", file=sys.stderr)
+
+
+async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
+    """Check that tasks parse, bootcamps resolve, tools load and the endpoint answers; returns the exit code."""
+    envs = make_environments(config)
+    count, sources = 0, {}
+    for record in read_records(config.tasks, skip_invalid=config.skip_invalid, validate=check_task):
+        env = _environment(envs, record, needs_policy=is_builtin(config.model))
+        sources.setdefault(record.data["data_source"], env)
+        count += 1
+    out(f"tasks: {count} rows parse")
+    for source, env in sources.items():
+        tools = ", ".join(env.tools.tools) if env.tools else "none"
+        interactions = ", ".join(env.interactions) or "none"
+        out(f"{source}: verifier {env.reward.__name__}; tools: {tools}; interaction: {interactions}")
+    model = make_model(config)
+    try:
+        started = time.perf_counter()
+        out(f"model: {await model.check()} ({time.perf_counter() - started:.2f} s)")
+    except ModelError as exc:
+        out(f"model: endpoint check failed: {exc}")
+        return 1
+    finally:
+        await model.aclose()
+    return 0
+
+
+class Progress:
+    """A one-line progress view on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.done = self.errors = self.successes = 0
+        self.started = time.monotonic()
+        self._last = 0.0
+
+    def update(self, row: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        self.done += 1
+        self.errors += row.get("status") == "error"
+        self.successes += bool(row.get("success"))
+        now = time.monotonic()
+        if now - self._last > 0.2:
+            self._last = now
+            rate = self.done / max(now - self.started, 1e-9)
+            sys.stderr.write(f"\rbc-eval: {self.done} trajectories, {self.successes} solved, "
+                             f"{self.errors} errors, {rate:.1f}/s ")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.done:
+            sys.stderr.write("\n")
+            sys.stderr.flush()

@@ -1,0 +1,164 @@
+"""Run summary per data_source and per generator: scores, pass@1 / pass@k, statuses, turns, tools, tokens, latency.
+
+pass@k is the unbiased estimator of Chen et al. (2021), averaged over tasks: 1 - C(n-c, k) / C(n, k) with n
+samples of which c succeeded (`success`: completed with score 1.0).
+"""
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from bc_common.records import STATUSES
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Probability that at least one of k samples drawn from n (c correct) is correct."""
+    if n <= 0:
+        return 0.0
+    k = min(k, n)
+    if n - c < k:
+        return 1.0
+    prob = 1.0
+    for i in range(n - c + 1, n + 1):
+        prob *= 1.0 - k / i
+    return 1.0 - prob
+
+
+def _percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+@dataclass
+class _Group:
+    count: int = 0
+    score_sum: float = 0.0
+    statuses: Counter = field(default_factory=Counter)
+    assistant_turns: int = 0
+    tool_calls: int = 0
+    tool_errors: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latencies: list[float] = field(default_factory=list)
+    tasks: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.count += 1
+        self.score_sum += float(row.get("score") or 0.0)
+        self.statuses[row.get("status")] += 1
+        num = row.get("num_turns") or {}
+        self.assistant_turns += int(num.get("assistant", 0))
+        for turn in row.get("turns") or []:
+            if turn.get("type") == "tool":
+                self.tool_calls += 1
+                self.tool_errors += turn.get("error") is not None
+            elif turn.get("type") == "model" and turn.get("error") is None:
+                self.latencies.append(float(turn.get("latency_s", 0.0)))
+        usage = row.get("usage") or {}
+        self.prompt_tokens += int(usage.get("prompt_tokens", 0))
+        self.completion_tokens += int(usage.get("completion_tokens", 0))
+        task = self.tasks[row.get("task_id", "")]
+        task[0] += 1
+        task[1] += bool(row.get("success"))
+
+    def report(self, k: int) -> dict[str, Any]:
+        n = max(self.count, 1)
+        tasks = list(self.tasks.values()) or [[0, 0]]
+        p50, p95 = _percentile(self.latencies, 0.5), _percentile(self.latencies, 0.95)
+        out = {
+            "count": self.count,
+            "tasks": len(self.tasks),
+            "mean_score": self.score_sum / n,
+            "pass@1": sum(pass_at_k(t[0], t[1], 1) for t in tasks) / len(tasks),
+            "status": {s: self.statuses.get(s, 0) for s in STATUSES},
+            "mean_assistant_turns": self.assistant_turns / n,
+            "mean_tool_calls": self.tool_calls / n,
+            "tool_error_rate": self.tool_errors / self.tool_calls if self.tool_calls else 0.0,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "latency_p50_s": p50,
+            "latency_p95_s": p95,
+        }
+        if k > 1:
+            out[f"pass@{k}"] = sum(pass_at_k(t[0], t[1], k) for t in tasks) / len(tasks)
+        return out
+
+
+class Summary:
+    """Accumulates trajectory rows; `report()` is the JSON summary, `table()` the stderr view."""
+
+    def __init__(self, k: int = 1):
+        self.k = k
+        self.total = _Group()
+        self.by_source: dict[str, _Group] = defaultdict(_Group)
+        self.by_generator: dict[str, _Group] = defaultdict(_Group)
+
+    def add(self, row: dict[str, Any]) -> None:
+        task = row.get("input") or {}
+        extra = task.get("extra_info") or {}
+        source = str(task.get("data_source", "?"))
+        self.total.add(row)
+        self.by_source[source].add(row)
+        self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(row)
+
+    def report(self) -> dict[str, Any]:
+        return {"k": self.k, "total": self.total.report(self.k),
+                "by_data_source": {s: g.report(self.k) for s, g in sorted(self.by_source.items())},
+                "by_generator": {s: g.report(self.k) for s, g in sorted(self.by_generator.items())}}
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Flat rows (one per group) for the table and the CSV."""
+        out = []
+        groups = [("total", "all", self.total)]
+        groups += [("data_source", s, g) for s, g in sorted(self.by_source.items())]
+        groups += [("generator", s, g) for s, g in sorted(self.by_generator.items())]
+        for level, name, group in groups:
+            r = group.report(self.k)
+            flat = {"level": level, "group": name}
+            for key, value in r.items():
+                if key == "status":
+                    flat.update({f"status_{s}": v for s, v in value.items()})
+                else:
+                    flat[key] = value
+            out.append(flat)
+        return out
+
+    def table(self) -> str:
+        cols = ["group", "count", "mean_score", "pass@1"] + ([f"pass@{self.k}"] if self.k > 1 else []) + [
+            "status_completed", "status_max_turns", "status_length", "status_error", "mean_assistant_turns",
+            "mean_tool_calls", "tool_error_rate", "completion_tokens", "latency_p50_s", "latency_p95_s"]
+        heads = ["group", "n", "score", "pass@1"] + ([f"pass@{self.k}"] if self.k > 1 else []) + [
+            "done", "max_t", "len", "err", "turns", "tools", "tool_err", "out_tok", "p50_s", "p95_s"]
+        lines = [list(heads)]
+        for row in self.rows():
+            if row["level"] == "generator" and len(self.by_generator) <= 1:
+                continue
+            lines.append([_cell(row[c]) for c in cols])
+        widths = [max(len(line[i]) for line in lines) for i in range(len(heads))]
+        return "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+                                   for i, (v, w) in enumerate(zip(line, widths, strict=True)))
+                         for line in lines)
+
+    def csv(self) -> str:
+        rows = self.rows()
+        buf = io.StringIO()
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        return buf.getvalue()
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.3f}"
+    return str(value)

@@ -1,0 +1,185 @@
+"""Benchmark bc-eval's client side against baselines measured in the same run, on the same scripted server.
+
+Baselines: (a) a bare asyncio loop of plain aiohttp + orjson POSTs making the same calls (the client-side limit),
+(b) the same loop through the official `openai` SDK. The server runs in its own process.
+  zero latency:   512 tasks x 2 model calls, -c 64  -> bc-eval calls/s as ratios to (a) and (b)
+  latency-bound: 2048 tasks x 2 model calls, 50 ms per call, -c 256 -> wall time / ideal (0.8 s)
+Targets: >= 0.5x loop (a) and >= 5x loop (b) at zero latency; latency-bound wall <= 4x ideal.
+
+    python bench/eval.py
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import aiohttp
+import orjson
+
+from bc_common.safe_eval import format_number, safe_eval
+from bc_eval.client import RetryPolicy
+from bc_eval.runner import EvalConfig, evaluate
+
+EXPRESSION = "12 × 7 + 5"
+SCRIPT = {"default": [
+    {"tool_calls": [{"name": "calculate", "arguments": {"expression": EXPRESSION}}]},
+    {"content": '```json\n{"result": 89}\n```'},
+]}
+
+
+def make_tasks(n: int) -> list[dict]:
+    identity = {"expression": EXPRESSION, "expected_result": format_number(safe_eval(EXPRESSION), 17),
+                "tolerance": "1e-6"}
+    return [{"id": f"bench-{i}", "data_source": "bootcamp/arithmetic",
+             "prompt": [{"role": "user", "content": f"Task {i}: compute {EXPRESSION}."}],
+             "reward_model": {"style": "rule", "ground_truth": identity},
+             "extra_info": {"split": "test", "index": i, "generator_name": "bench",
+                            "tools_kwargs": {"calculate": {"create_kwargs": {"identity": identity}}},
+                            "need_tools_kwargs": True}} for i in range(n)]
+
+
+TOOLS = [{"type": "function", "function": {"name": "calculate", "description": "Evaluate an expression.",
+                                           "parameters": {"type": "object",
+                                                          "properties": {"expression": {"type": "string"}},
+                                                          "required": ["expression"]}}}]
+
+
+@contextmanager
+def server(delay: float):
+    """The scripted server in a subprocess; yields its base URL."""
+    with tempfile.NamedTemporaryFile("wb", suffix=".json", delete=False) as fh:
+        fh.write(orjson.dumps(SCRIPT))
+    proc = subprocess.Popen([sys.executable, "-m", "bc_eval.testing", "--script", fh.name, "--delay", str(delay),
+                             "--engine", "aiohttp"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        if not line.startswith("PORT "):
+            raise RuntimeError("scripted server did not start")
+        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
+    finally:
+        proc.terminate()
+        proc.wait()
+        os.unlink(fh.name)
+
+
+def conversation(task: dict, reply: dict | None) -> list[dict]:
+    messages = list(task["prompt"])
+    if reply is not None:
+        call = reply["choices"][0]["message"]["tool_calls"][0]
+        messages += [{"role": "assistant", "content": "", "tool_calls": [call]},
+                     {"role": "tool", "tool_call_id": call["id"], "content": "89"}]
+    return messages
+
+
+async def loop_aiohttp(url: str, tasks: list[dict], concurrency: int) -> None:
+    """Baseline (a): the same two calls per task with plain aiohttp + orjson, nothing else."""
+    connector = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        async def post(messages: list[dict]) -> dict:
+            body = orjson.dumps({"model": "m", "messages": messages, "tools": TOOLS})
+            async with session.post(url + "/chat/completions", data=body,
+                                    headers={"Content-Type": "application/json"}) as resp:
+                return orjson.loads(await resp.read())
+
+        await _fan_out(tasks, concurrency, post)
+
+
+async def loop_openai(url: str, tasks: list[dict], concurrency: int) -> None:
+    """Baseline (b): the same two calls per task through the official openai SDK."""
+    import httpx
+    import openai
+
+    client = openai.AsyncOpenAI(base_url=url, api_key="none", max_retries=0, http_client=httpx.AsyncClient(
+        limits=httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)))
+
+    async def post(messages: list[dict]) -> dict:
+        return (await client.chat.completions.create(model="m", messages=messages, tools=TOOLS)).model_dump()
+
+    try:
+        await _fan_out(tasks, concurrency, post)
+    finally:
+        await client.close()
+
+
+async def _fan_out(tasks: list[dict], concurrency: int, post) -> None:
+    queue: asyncio.Queue = asyncio.Queue()
+    for task in tasks:
+        queue.put_nowait(task)
+
+    async def worker() -> None:
+        while not queue.empty():
+            task = queue.get_nowait()
+            first = await post(conversation(task, None))
+            await post(conversation(task, first))
+
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+
+
+def run_bc_eval(url: str, tasks_file: Path, concurrency: int) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        summary = evaluate(EvalConfig(tasks=[str(tasks_file)], output=os.path.join(tmp, "out.jsonl"), model="m",
+                                      base_url=url, concurrency=concurrency, retry=RetryPolicy(max_retries=0)))
+    total = summary.report()["total"]
+    if total["count"] != int(tasks_file.stem.split("-")[1]) or total["mean_score"] != 1.0:
+        raise RuntimeError(f"bc-eval run went wrong: {total}")
+
+
+def timed(fn, *args) -> float:
+    started = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - started
+
+
+def measure(url: str, tasks: list[dict], tasks_file: Path, concurrency: int, repeats: int) -> dict[str, float]:
+    """Best-of-`repeats` wall time of (a) and bc-eval, interleaved (the machine may be shared); (b) runs once,
+    being an order of magnitude slower anyway."""
+    walls = {"b": timed(lambda: asyncio.run(loop_openai(url, tasks, concurrency)))}
+    for _ in range(repeats):
+        for name, fn in (("a", lambda: asyncio.run(loop_aiohttp(url, tasks, concurrency))),
+                         ("bc-eval", lambda: run_bc_eval(url, tasks_file, concurrency))):
+            walls[name] = min(walls.get(name, float("inf")), timed(fn))
+    return walls
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        print("bench/eval.py: bc-eval client side vs baselines on the same scripted server (server in its own "
+              "process)")
+        n, c = 512, 64
+        tasks = make_tasks(n)
+        tasks_file = Path(tmp) / f"tasks-{n}.jsonl"
+        tasks_file.write_bytes(b"".join(orjson.dumps(t) + b"\n" for t in tasks))
+        with server(0.0) as url:
+            asyncio.run(loop_aiohttp(url, tasks[:64], 8))  # warm-up
+            walls = measure(url, tasks, tasks_file, c, repeats=3)
+        rate = {k: 2 * n / v for k, v in walls.items()}
+        print(f"zero latency, {n} tasks x 2 calls, -c {c}:")
+        print(f"  bc-eval / loop (a) aiohttp+orjson: {rate['bc-eval'] / rate['a']:.2f}x   (target >= 0.50x)")
+        print(f"  bc-eval / loop (b) openai SDK:     {rate['bc-eval'] / rate['b']:.2f}x   (target >= 5x)")
+        print(f"  loop (a) / loop (b):               {rate['a'] / rate['b']:.2f}x")
+        print(f"  (absolute, this machine: a {rate['a']:.0f}, b {rate['b']:.0f}, "
+              f"bc-eval {rate['bc-eval']:.0f} calls/s)")
+
+        n, c, delay = 2048, 256, 0.05
+        tasks = make_tasks(n)
+        tasks_file = Path(tmp) / f"tasks-{n}.jsonl"
+        tasks_file.write_bytes(b"".join(orjson.dumps(t) + b"\n" for t in tasks))
+        ideal = 2 * delay * n / c
+        with server(delay) as url:
+            walls = measure(url, tasks, tasks_file, c, repeats=2)
+        print(f"latency-bound, {n} tasks x 2 calls, {delay * 1000:.0f} ms per call, -c {c} "
+              f"(ideal {ideal:.2f} s):")
+        print(f"  bc-eval wall / ideal:  {walls['bc-eval'] / ideal:.2f}x   (target <= 4x)")
+        print(f"  loop (a) wall / ideal: {walls['a'] / ideal:.2f}x")
+        print(f"  loop (b) wall / ideal: {walls['b'] / ideal:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""Nothing finished is lost, nothing is duplicated: kill -9 in the middle of a run, then --resume."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from collections import Counter
+from pathlib import Path
+
+import orjson
+
+from bc_eval.resume import prepare_resume
+
+from .conftest import BIN, answer, arithmetic_task, bc_eval_env, read_jsonl, write_jsonl
+
+
+def keys(rows: list[dict]) -> Counter:
+    return Counter((r["task_id"], r["sample"]) for r in rows)
+
+
+def bc_eval(*args: str, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen([str(BIN / "bc-eval"), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=bc_eval_env(), **kwargs)
+
+
+def test_kill_9_then_resume_leaves_every_task_sample_exactly_once(tmp_path: Path, scripted):
+    tasks = [arithmetic_task(f"{i} × 3", i, interaction=False) for i in range(40)]
+    scripts = {t["prompt"][0]["content"]: [
+        {"tool_calls": [{"name": "calculate", "arguments": {"expression": f"{i} × 3"}}]},
+        {"content": answer(3 * i)}] for i, t in enumerate(tasks)}
+    scripts[tasks[5]["prompt"][0]["content"]][1]["faults"] = [{"status": 400}]  # errors once, then answers
+    _, url = scripted(scripts, delay=0.03, record=False)
+    tasks_file = write_jsonl(tmp_path / "tasks.jsonl", tasks)
+    out = tmp_path / "out.jsonl"
+    args = [str(tasks_file), "-o", str(out), "--model", "m", "--base-url", url, "-c", "4", "--samples", "2",
+            "--retries", "0", "-q"]
+    proc = bc_eval(*args)
+    deadline = time.monotonic() + 30
+    while not (out.exists() and out.read_bytes().count(b"\n") >= 20):
+        assert time.monotonic() < deadline and proc.poll() is None, "bc-eval ended before it could be killed"
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate()
+    before = out.read_bytes()
+    with open(out, "ab") as fh:  # what a kill in the middle of a write leaves behind
+        fh.write(before.splitlines(keepends=True)[0][:57])
+    finished = [line for line in before.splitlines() if b'"status":"error"' not in line]
+    assert 20 <= len(before.splitlines()) < 80
+
+    proc = bc_eval(*args, "--resume")
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err.decode()
+    rows = read_jsonl(out)
+    expected = {(t["id"], s) for t in tasks for s in range(2)}
+    assert keys(rows) == Counter(expected)  # all there, each exactly once
+    assert all(r["status"] == "completed" and r["score"] == 1.0 for r in rows)
+    after = set(out.read_bytes().splitlines())
+    assert all(line in after for line in finished)  # finished work was kept as it was
+    assert b"resume: kept" in err
+
+
+def test_resume_drops_torn_errored_and_duplicate_lines(tmp_path: Path):
+    def row(tid: str, sample: int, status: str = "completed") -> bytes:
+        return orjson.dumps({"id": f"{tid}#{sample}", "task_id": tid, "sample": sample, "status": status,
+                             "score": 1.0, "input": {}, "messages": []}) + b"\n"
+
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(row("a", 0) + row("a", 1, "error") + row("b", 0) + row("b", 0) + row("c", 0)[:30])
+    os.chmod(out, 0o640)
+    seen = []
+    state = prepare_resume(out, on_kept=seen.append)
+    assert state.done == {("a", 0), ("b", 0)}
+    assert (state.dropped_errors, state.dropped_torn, state.dropped_duplicates) == (1, 1, 1)
+    assert out.read_bytes() == row("a", 0) + row("b", 0) and len(seen) == 2
+    assert out.stat().st_mode & 0o777 == 0o640
+    assert prepare_resume(tmp_path / "missing.jsonl").done == set()
+
+
+def test_resume_reruns_errors_and_missing_only(tmp_path: Path, scripted):
+    tasks = [arithmetic_task(f"{i} + 10", i, interaction=False) for i in range(3)]
+    server, url = scripted({t["prompt"][0]["content"]: [{"content": answer(i + 10)}] for i, t in enumerate(tasks)})
+    tasks_file = write_jsonl(tmp_path / "tasks.jsonl", tasks)
+    out = tmp_path / "out.jsonl"
+    write_jsonl(tmp_path / "first.jsonl", tasks[:1])
+    first = subprocess.run([str(BIN / "bc-eval"), str(tmp_path / "first.jsonl"), "-o", str(out), "--model", "m",
+                            "--base-url", url, "-q"], capture_output=True, env=bc_eval_env())
+    assert first.returncode == 0, first.stderr.decode()
+    errored = read_jsonl(out)[0] | {"task_id": tasks[1]["id"], "id": tasks[1]["id"] + "#0", "status": "error"}
+    with open(out, "ab") as fh:
+        fh.write(orjson.dumps(errored) + b"\n")
+    n_before = len(server.requests)
+    second = subprocess.run([str(BIN / "bc-eval"), str(tasks_file), "-o", str(out), "--model", "m",
+                             "--base-url", url, "--resume", "-q"], capture_output=True, env=bc_eval_env())
+    assert second.returncode == 0, second.stderr.decode()
+    assert len(server.requests) - n_before == 2  # task 0 was kept; tasks 1 (errored) and 2 (missing) ran
+    rows = read_jsonl(out)
+    assert [r["task_id"] for r in rows] == [t["id"] for t in tasks]
+    assert all(r["status"] == "completed" for r in rows)
