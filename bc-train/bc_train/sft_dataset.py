@@ -8,17 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from verl.utils.dataset.multiturn_sft_dataset import MultiTurnSFTDataset
 
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, str):
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    return value
+from .parquet_rows import loads_json_field
 
 
 def clean_message(message: dict[str, Any]) -> dict[str, Any]:
@@ -28,7 +20,7 @@ def clean_message(message: dict[str, Any]) -> dict[str, Any]:
     if calls:
         out["tool_calls"] = [{"id": c.get("id") or f"call_{i}", "type": "function",
                               "function": {"name": c["function"]["name"],
-                                           "arguments": _decode(c["function"].get("arguments") or "{}")}}
+                                           "arguments": loads_json_field(c["function"].get("arguments") or "{}")}}
                              for i, c in enumerate(calls)]
     if message.get("tool_call_id"):
         out["tool_call_id"] = message["tool_call_id"]
@@ -41,7 +33,7 @@ class BcMultiTurnSFTDataset(MultiTurnSFTDataset):
     def _read_files_and_process(self) -> None:
         super()._read_files_and_process()
         if self.tools is not None:
-            self.tools = [_decode(t) or None for t in self.tools]
+            self.tools = [loads_json_field(t) or None for t in self.tools]
 
     def _build_messages(self, example: dict) -> list[dict[str, Any]]:
         return [clean_message(m) for m in super()._build_messages(example)]
