@@ -126,8 +126,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
             alive = {w["worker_id"] for w in state.get("workers", []) if w["status"] == "alive"}
             return set(ids) <= alive
 
-        for child in workers:
-            supervisor.wait_ready(child, all_alive, ready_timeout)
+        supervisor.wait_all_ready(workers, all_alive, ready_timeout)
     except BaseException:
         supervisor.stop()
         raise

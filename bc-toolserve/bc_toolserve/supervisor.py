@@ -87,6 +87,22 @@ class Supervisor:
             time.sleep(0.05)
         raise TimeoutError(f"{child.name} not ready after {timeout:g}s")
 
+    def wait_all_ready(self, children: list[Child], ready: Callable[[], bool], timeout: float = 60.0,
+                       max_restarts: int = 3) -> None:
+        """Poll `ready()` until true while restarting children that crash meanwhile (a child killed while its
+        siblings start must not stall startup); raise ChildExited when one keeps crashing."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for child in children:
+                if child.proc.poll() is not None and child.restarts >= max_restarts:
+                    raise ChildExited(f"{child.name} exited with code {child.proc.returncode} "
+                                      f"{child.restarts + 1} times before it was ready")
+            if ready():
+                return
+            self.poll()
+            time.sleep(0.05)
+        raise TimeoutError(f"{', '.join(c.name for c in children)} not ready after {timeout:g}s")
+
     def run_until_signal(self) -> None:
         """Supervise until SIGINT or SIGTERM, then stop every child."""
         def on_signal(signum, frame):
