@@ -80,6 +80,10 @@ class RecordRandom(random.Random):
 
     def getrandbits(self, k: int) -> int:
         if 0 < k <= 64:
+            pos = self._pos  # _next() inlined: this is the hot path of randrange/choice/shuffle
+            if pos < len(self._words):
+                self._pos = pos + 1
+                return self._words[pos] >> (64 - k)
             return self._next() >> (64 - k)
         if k < 0:
             raise ValueError("number of bits must be non-negative")

@@ -11,8 +11,6 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-import orjson
-
 from bc_common.errors import ConfigError
 
 from .rows import RowSpec, TaskFactory
@@ -63,6 +61,9 @@ def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = N
     `seen` holds identity hashes to avoid (earlier splits) and receives the new ones."""
     stats = stats if stats is not None else GenStats()
     seen = seen if seen is not None else set()
+    if jobs <= 1 and emit is None:
+        yield from _sequential(factory or TaskFactory(spec), indices, dedup, seen, stats, spec)
+        return
     plan = [(i, emit is None or i in emit) for i in indices]
     if not dedup:
         plan = [p for p in plan if p[1]]
@@ -95,6 +96,21 @@ def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = N
             pool.terminate()
 
 
+def _sequential(factory: TaskFactory, indices: Iterable[int], dedup: bool, seen: set[bytes], stats: GenStats,
+                spec: RowSpec) -> Iterator[bytes]:
+    """The one-process path: the same decisions as the chunked one, without its bookkeeping."""
+    row = factory.row
+    for index in indices:
+        digest, line = row(index)
+        if dedup:
+            if digest in seen:
+                digest, line = _redraw(factory, index, True, seen, spec)
+                stats.regenerated += 1
+            seen.add(digest)
+        stats.rows += 1
+        yield line
+
+
 def _redraw(factory: TaskFactory, index: int, render: bool, seen: set[bytes],
             spec: RowSpec) -> tuple[bytes, bytes | None]:
     for attempt in range(1, MAX_ATTEMPTS + 1):
@@ -103,7 +119,7 @@ def _redraw(factory: TaskFactory, index: int, render: bool, seen: set[bytes],
         if digest not in seen:
             if not render:
                 return digest, None
-            return digest, orjson.dumps(factory.build(index, identity), option=orjson.OPT_APPEND_NEWLINE)
+            return factory.render(index, identity)
     raise ConfigError(
         f"{spec.bootcamp}/{spec.generator_name}: cannot produce enough distinct tasks for split "
         f"{spec.split!r}: row {index} is still a duplicate after {MAX_ATTEMPTS} redraws "

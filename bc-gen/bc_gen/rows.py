@@ -53,13 +53,15 @@ class TaskFactory:
         self.interaction_name = (load_interaction_config(spec.interaction_config).name
                                  if spec.interaction_config else None)
         self.agent_name = "bc_agent" if self.tool_names or self.interaction_name else "single_turn_agent"
-        self._seed_prefix = f"{spec.bootcamp}\x1f{self.config_hash}\x1f{spec.split}\x1f{spec.base_seed}\x1f".encode()
+        prefix = f"{spec.bootcamp}\x1f{self.config_hash}\x1f{spec.split}\x1f{spec.base_seed}\x1f".encode()
+        self._seed_hasher = hashlib.blake2b(prefix, digest_size=8)  # copied per row: the prefix is hashed once
         assert self.seed(5, 1) == seed_of(spec.bootcamp, self.config_hash, spec.split, 5, spec.base_seed, 1)
 
     def seed(self, index: int, attempt: int = 0) -> int:
         """`seed_of(bootcamp, config_hash, split, index, base_seed, attempt)`, with the constant prefix cached."""
-        key = self._seed_prefix + b"%d\x1f%d" % (index, attempt)
-        return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
+        h = self._seed_hasher.copy()
+        h.update(b"%d\x1f%d" % (index, attempt))
+        return int.from_bytes(h.digest(), "little")
 
     def identity(self, index: int, attempt: int = 0) -> dict[str, Any]:
         self.generator.rng.seed(self.seed(index, attempt))
@@ -72,13 +74,23 @@ class TaskFactory:
         """(identity hash, row bytes) for `index` (first draw; duplicates are redrawn with `identity(i, k)`)."""
         seed = self.seed(index)
         self.generator.rng.seed(seed)
-        identity = self.generator.case_generator()
-        return self.identity_hash(identity), orjson.dumps(self.build(index, identity, seed), option=_DUMP_OPTS)
+        return self.render(index, self.generator.case_generator(), seed)
 
-    def build(self, index: int, identity: dict[str, Any], seed: int | None = None) -> dict[str, Any]:
-        """The task row dict for an identity (the generator's rng continues from the identity draw)."""
+    def render(self, index: int, identity: dict[str, Any], seed: int | None = None) -> tuple[bytes, bytes]:
+        """(identity hash, row bytes). The identity is serialised once (canonical: sorted keys), hashed, and
+        embedded as is in its three places in the row."""
+        canonical = canonical_json(identity)
+        digest = hashlib.blake2b(canonical, digest_size=12).digest()
+        row = self.build(index, identity, seed, orjson.Fragment(canonical))
+        return digest, orjson.dumps(row, option=_DUMP_OPTS)
+
+    def build(self, index: int, identity: dict[str, Any], seed: int | None = None,
+              embedded: Any = None) -> dict[str, Any]:
+        """The task row dict for an identity (the generator's rng continues from the identity draw).
+        `embedded` stands for the identity inside the row (its pre-serialised form, when given)."""
         s = self.spec
         prompt = self.generator.prompt_func(identity)
+        identity = identity if embedded is None else embedded
         messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
         # the id is the attempt-0 seed: a hash of (bootcamp, config, split, base seed, index)
         row_id = f"{self.seed(index) if seed is None else seed:016x}"
