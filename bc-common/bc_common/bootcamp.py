@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import random
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
 from .config import build_dataclass
-from .seeding import RecordRandom
+from .seeding import RecordRandom, new_instance_id
 
 
 @dataclass
@@ -115,7 +114,7 @@ class Tool:
     async def create(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
                      **kwargs: Any) -> str:
         """Start an instance for one trajectory; returns its id. Override `setup_state` for custom state."""
-        instance_id = instance_id or uuid.uuid4().hex
+        instance_id = instance_id or new_instance_id()
         self._instances[instance_id] = self.setup_state(identity or {}, **kwargs)
         return instance_id
 
@@ -156,7 +155,7 @@ class Interaction:
 
     async def start_interaction(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
                                 **kwargs: Any) -> str:
-        instance_id = instance_id or uuid.uuid4().hex
+        instance_id = instance_id or new_instance_id()
         self._instances[instance_id] = {"identity": identity or {}, "turn_scores": []}
         return instance_id
 

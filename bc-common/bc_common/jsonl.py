@@ -143,7 +143,7 @@ class JsonlWriter:
             self._fh: IO[bytes] = sys.stdout.buffer
         else:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "ab" if append else "wb")
+            self._fh = open(self.path, "ab" if append else "wb", buffering=1 << 20)
         self.count = 0
 
     def write(self, obj: Any) -> None:

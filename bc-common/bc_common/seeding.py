@@ -6,6 +6,8 @@ coordinate of the record does not.
 from __future__ import annotations
 
 import hashlib
+import itertools
+import os
 import random
 import struct
 
@@ -98,3 +100,21 @@ class RecordRandom(random.Random):
 
     def setstate(self, state: tuple) -> None:
         self._key, self._block, self._words, self._pos, self.gauss_next = state
+
+
+_INSTANCE_PREFIX = os.urandom(8).hex()
+_instance_counter = itertools.count()
+
+
+def _new_prefix() -> None:
+    global _INSTANCE_PREFIX
+    _INSTANCE_PREFIX = os.urandom(8).hex()
+
+
+os.register_at_fork(after_in_child=_new_prefix)  # forked workers must not repeat their parent's ids
+
+
+def new_instance_id() -> str:
+    """A tool/interaction instance id unique across processes and machines (random per-process prefix and a
+    counter: no syscall per trajectory, unlike uuid4)."""
+    return f"{_INSTANCE_PREFIX}-{next(_instance_counter):x}"

@@ -8,7 +8,6 @@ model and a typed error on the turn; it never crashes the run.
 from __future__ import annotations
 
 import asyncio
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from jsonschema import Draft202012Validator
 
 from .bootcamp import Tool
 from .errors import ToolError
+from .seeding import new_instance_id
 from .tool_config import ToolSpec, load_tool_config
 
 MAX_ARGUMENT_BYTES = 1 << 20
@@ -95,7 +95,7 @@ class ToolSession:
         async with self._lock:
             if name not in self.instances:
                 kwargs = dict(self.create_kwargs.get(name) or {})
-                instance_id = await self.runtime.tools[name].create(uuid.uuid4().hex, **kwargs)
+                instance_id = await self.runtime.tools[name].create(new_instance_id(), **kwargs)
                 self.instances[name] = instance_id
             return self.instances[name]
 

@@ -200,7 +200,7 @@ class ChatClient:
     def _open(self) -> aiohttp.ClientSession:
         if self._session is None:
             connector = aiohttp.TCPConnector(limit=self.concurrency, limit_per_host=self.concurrency)
-            self._session = aiohttp.ClientSession(connector=connector, headers=self._headers,
+            self._session = aiohttp.ClientSession(connector=connector, headers=self._headers, timeout=self.timeout,
                                                   json_serialize=lambda o: orjson.dumps(o).decode())
         return self._session
 
@@ -214,7 +214,7 @@ class ChatClient:
     async def _post(self, data: bytes) -> Any:
         session = self._open()
         try:
-            async with session.post(self.url, data=data, timeout=self.timeout) as resp:
+            async with session.post(self.url, data=data) as resp:  # the session carries the timeout
                 body = await resp.read()
                 if resp.status >= 300:
                     raise error_for_status(resp.status, body, resp.headers.get("Retry-After"))

@@ -98,7 +98,9 @@ def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
             print(f"bc-eval: resume: kept {len(state.done)} finished, rerunning {state.dropped_errors} errored, "
                   f"dropped {state.dropped_torn} torn and {state.dropped_duplicates} duplicate lines",
                   file=sys.stderr)
-    writer = JsonlWriter(config.output, append=config.resume, flush_each=True)
+    # flushed once per event-loop tick (see _write): every finished trajectory still reaches the file before
+    # the loop waits on anything again
+    writer = JsonlWriter(config.output, append=config.resume, flush_each=False)
     thresholds = gc.get_threshold()
     gc.freeze()  # long-lived imports and configs leave the collector's scans: less CPU per trajectory
     gc.set_threshold(max(thresholds[0], 20000), thresholds[1], thresholds[2])
@@ -168,8 +170,16 @@ async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,
 
 def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[str, Any]) -> None:
     writer.write(row)
+    if not getattr(writer, "flush_scheduled", False):
+        writer.flush_scheduled = True
+        asyncio.get_running_loop().call_soon(_flush, writer)
     summary.add(row)
     progress.update(row)
+
+
+def _flush(writer: JsonlWriter) -> None:
+    writer.flush_scheduled = False
+    writer.flush()
 
 
 def _environment(envs: Environments, record: Record, needs_policy: bool = False) -> Any:

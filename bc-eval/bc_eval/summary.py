@@ -50,24 +50,21 @@ class _Group:
     latencies: list[float] = field(default_factory=list)
     tasks: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
 
-    def add(self, row: dict[str, Any]) -> None:
+    def add(self, facts: tuple) -> None:
+        """Add one trajectory's `_facts` (computed once per row, added to several groups)."""
+        score, status, assistant, tools, errors, latencies, prompt, completion, task_id, success = facts
         self.count += 1
-        self.score_sum += float(row.get("score") or 0.0)
-        self.statuses[row.get("status")] += 1
-        num = row.get("num_turns") or {}
-        self.assistant_turns += int(num.get("assistant", 0))
-        for turn in row.get("turns") or []:
-            if turn.get("type") == "tool":
-                self.tool_calls += 1
-                self.tool_errors += turn.get("error") is not None
-            elif turn.get("type") == "model" and turn.get("error") is None:
-                self.latencies.append(float(turn.get("latency_s", 0.0)))
-        usage = row.get("usage") or {}
-        self.prompt_tokens += int(usage.get("prompt_tokens", 0))
-        self.completion_tokens += int(usage.get("completion_tokens", 0))
-        task = self.tasks[row.get("task_id", "")]
+        self.score_sum += score
+        self.statuses[status] += 1
+        self.assistant_turns += assistant
+        self.tool_calls += tools
+        self.tool_errors += errors
+        self.latencies.extend(latencies)
+        self.prompt_tokens += prompt
+        self.completion_tokens += completion
+        task = self.tasks[task_id]
         task[0] += 1
-        task[1] += bool(row.get("success"))
+        task[1] += success
 
     def report(self, k: int) -> dict[str, Any]:
         n = max(self.count, 1)
@@ -92,6 +89,22 @@ class _Group:
         return out
 
 
+def _facts(row: dict[str, Any]) -> tuple:
+    tools = errors = 0
+    latencies = []
+    for turn in row.get("turns") or []:
+        kind = turn.get("type")
+        if kind == "tool":
+            tools += 1
+            errors += turn.get("error") is not None
+        elif kind == "model" and turn.get("error") is None:
+            latencies.append(float(turn.get("latency_s", 0.0)))
+    usage = row.get("usage") or {}
+    return (float(row.get("score") or 0.0), row.get("status"), int((row.get("num_turns") or {}).get("assistant", 0)),
+            tools, errors, latencies, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
+            row.get("task_id", ""), bool(row.get("success")))
+
+
 class Summary:
     """Accumulates trajectory rows; `report()` is the JSON summary, `table()` the stderr view."""
 
@@ -105,9 +118,10 @@ class Summary:
         task = row.get("input") or {}
         extra = task.get("extra_info") or {}
         source = str(task.get("data_source", "?"))
-        self.total.add(row)
-        self.by_source[source].add(row)
-        self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(row)
+        facts = _facts(row)
+        self.total.add(facts)
+        self.by_source[source].add(facts)
+        self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(facts)
 
     def report(self) -> dict[str, Any]:
         return {"k": self.k, "total": self.total.report(self.k),

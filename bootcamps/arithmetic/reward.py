@@ -20,6 +20,11 @@ def exact_value(expression: str) -> Fraction:
     return safe_eval(expression)
 
 
+@functools.lru_cache(maxsize=256)
+def _fraction(text: str) -> Fraction:
+    return Fraction(text)
+
+
 class ArithmeticRewardCalculator(RewardCalculator):
     """1.0 when the reported result is within the relative tolerance of the exact value, else 0."""
 
@@ -38,5 +43,5 @@ class ArithmeticRewardCalculator(RewardCalculator):
     @classmethod
     def _verify_correction(cls, extracted: Fraction, identity: dict[str, Any], **kwargs: Any) -> bool:
         expected = exact_value(identity["expression"])
-        tolerance = Fraction(str(kwargs.get("tolerance", identity.get("tolerance", "1e-6"))))
+        tolerance = _fraction(str(kwargs.get("tolerance", identity.get("tolerance", "1e-6"))))
         return abs(extracted - expected) <= tolerance * max(Fraction(1), abs(expected))
