@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import subprocess
 import sys
 import time
@@ -28,15 +29,27 @@ def spec_for(name: str) -> RowSpec:
 
 
 def bare_loop(n: int, sample: dict) -> float:
-    """Build rows shaped like `sample` (fresh dicts each time) and dump them: the limit."""
+    """Build rows shaped like `sample` (fresh dicts each time) and dump them: the limit.
+
+    For noop the rows have the same contents too (a fresh random token, its prompt, a fresh id), drawn from one
+    global RNG: everything but per-record seeding and deduplication. For arithmetic the identity is the sample's
+    (drawing expressions is the bootcamp's own work, not the harness's)."""
     identity = sample["reward_model"]["ground_truth"]
     extra = sample["extra_info"]
+    noop = extra["bootcamp"] == "noop"
+    draw = random.Random(0).getrandbits
     start = time.perf_counter()
     out = open(os.devnull, "wb", buffering=1 << 20)  # the same sink as ours: bc-gen writes a stream
     for i in range(n):
-        ident = dict(identity)
-        row = {"id": sample["id"], "data_source": sample["data_source"], "agent_name": sample["agent_name"],
-               "prompt": [{"role": "user", "content": sample["prompt"][0]["content"]}],
+        if noop:
+            token = f"{draw(64):016x}"
+            ident = {"token": token}
+            prompt = f"Reverse the string {token} and reply with it as <answer>...</answer>."
+            row_id = f"noop-{draw(64):016x}"
+        else:
+            ident, prompt, row_id = dict(identity), sample["prompt"][0]["content"], sample["id"]
+        row = {"id": row_id, "data_source": sample["data_source"], "agent_name": sample["agent_name"],
+               "prompt": [{"role": "user", "content": prompt}],
                "reward_model": {"style": "rule", "ground_truth": ident},
                "extra_info": {"split": "train", "index": i, "generator_name": "default", "bootcamp": extra["bootcamp"],
                               "seed": 0, "config_hash": extra["config_hash"],
