@@ -5,7 +5,9 @@ Exit codes: 0 success; 1 runtime failure; 2 bad input, bad config or bad usage; 
 from __future__ import annotations
 
 import functools
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -13,7 +15,13 @@ from .errors import BcError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+_BAD_PATH = (IsADirectoryError, NotADirectoryError, FileNotFoundError, PermissionError)
+
 EXIT_CODES_HELP = "Exit codes: 0 ok, 1 failure, 2 bad input/config/usage, 130 interrupted."
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
 
 
 def report_errors(prog: str) -> Callable[[F], F]:
@@ -22,6 +30,9 @@ def report_errors(prog: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def inner(*args: Any, **kwargs: Any) -> Any:
+            if threading.current_thread() is threading.main_thread():
+                # SIGTERM unwinds like Ctrl-C: temp files are removed, nothing half-written is published
+                signal.signal(signal.SIGTERM, _interrupt)
             try:
                 return fn(*args, **kwargs)
             except BcError as exc:
@@ -33,6 +44,10 @@ def report_errors(prog: str) -> Callable[[F], F]:
             except BrokenPipeError:
                 sys.stderr.close()
                 sys.exit(0)
+            except OSError as exc:  # a path we were given cannot be opened or written: no traceback
+                where = f"{exc.filename}: " if exc.filename else ""
+                print(f"{prog}: error: {where}{exc.strerror or exc}", file=sys.stderr)
+                sys.exit(2 if isinstance(exc, _BAD_PATH) else 1)
 
         return inner  # type: ignore[return-value]
 

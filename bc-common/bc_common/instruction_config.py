@@ -79,8 +79,13 @@ def parse_split_samples(text: str | dict | None) -> dict[str, int]:
             n = int(count)
         except (TypeError, ValueError):
             raise ConfigError(f"split samples: {name!r} needs a count, e.g. train:1000") from None
-        if not name or n < 0:
+        if not name or n < 0 or isinstance(count, bool):
             raise ConfigError(f"split samples: bad entry {name!r}:{count!r}")
+        if name in out:
+            raise ConfigError(f"split samples: split {name!r} given twice")
+        if name in (".", "..") or any(c in name for c in '/\\\0') or name.startswith("."):
+            raise ConfigError(f"split samples: split name {name!r} cannot be a file name "
+                              "(no '/', '\\', or leading '.')")
         out[name] = n
     return out
 

@@ -7,7 +7,9 @@ atomic publish of whole files.
 from __future__ import annotations
 
 import gzip
+import json
 import os
+import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -44,6 +46,23 @@ class ReadStats:
             self.reasons.append(str(error))
 
 
+BOM = b"\xef\xbb\xbf"
+_LONG_INT = re.compile(rb"\d{20}")  # an integer orjson would read as a float (beyond 64 bits)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def loads(raw: bytes | str) -> Any:
+    """Parse JSON like orjson, except that integers beyond 64 bits stay exact ints (orjson rounds them to floats).
+    Raises orjson.JSONDecodeError."""
+    data = orjson.loads(raw)
+    if _LONG_INT.search(raw if isinstance(raw, bytes) else raw.encode()):
+        data = json.loads(raw, parse_constant=_reject_constant)
+    return data
+
+
 def _display(path: str) -> str:
     return "<stdin>" if path == "-" else str(path)
 
@@ -67,6 +86,8 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
     try:
         for lineno, line in enumerate(fh, 1):
             line = line.rstrip(b"\r\n")
+            if lineno == 1 and line.startswith(BOM):  # a UTF-8 byte order mark (Windows editors) is not data
+                line = line[3:]
             if line.strip():
                 yield lineno, line
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -100,7 +121,7 @@ def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: boo
             try:
                 if raw is not None:
                     try:
-                        data = orjson.loads(raw)
+                        data = loads(raw)
                     except orjson.JSONDecodeError as exc:
                         raise InputError(f"invalid JSON: {exc}", source=source, line=lineno) from None
                 if validate is not None:
@@ -121,15 +142,28 @@ def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: boo
 def _read_json_file(path: str) -> list[Any]:
     with open_binary(path) as fh:
         try:
-            data = orjson.loads(fh.read())
+            data = loads(fh.read().removeprefix(BOM))
         except orjson.JSONDecodeError as exc:
             raise InputError(f"invalid JSON: {exc}", source=path) from None
     return data if isinstance(data, list) else [data]
 
 
 def dumps(obj: Any) -> bytes:
-    """One JSONL line (with newline). Non-JSON values (Fraction, Path) become strings."""
-    return orjson.dumps(obj, default=str, option=orjson.OPT_APPEND_NEWLINE)
+    """One JSONL line (with newline). Non-JSON values (Fraction, Path) become strings; integers beyond 64 bits
+    are written exactly."""
+    try:
+        return orjson.dumps(obj, default=str, option=orjson.OPT_APPEND_NEWLINE)
+    except orjson.JSONEncodeError:
+        return dumps_wide(obj) + b"\n"
+
+
+def dumps_wide(obj: Any, sort_keys: bool = False) -> bytes:
+    """Compact JSON via the standard library, for what orjson refuses (integers beyond 64 bits)."""
+    try:
+        return json.dumps(obj, default=str, ensure_ascii=False, allow_nan=False, sort_keys=sort_keys,
+                          separators=(",", ":")).encode()
+    except ValueError as exc:
+        raise orjson.JSONEncodeError(str(exc)) from None
 
 
 class JsonlWriter:

@@ -35,9 +35,15 @@ class RemoteTool(Tool):
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ConfigError(f"RemoteTool {self.name!r}: config.server_url must be an http(s) URL")
         self.server_url = url.rstrip("/")
-        self.timeout = float(self.config.get("timeout_per_query", 60))
+        try:
+            self.timeout = float(self.config.get("timeout_per_query", 60))
+            self.retries = int(self.config.get("retries", 3))
+        except (TypeError, ValueError):
+            raise ConfigError(f"RemoteTool {self.name!r}: config.timeout_per_query and config.retries must be "
+                              f"numbers") from None
+        if not self.timeout > 0 or self.retries < 0:
+            raise ConfigError(f"RemoteTool {self.name!r}: config.timeout_per_query must be > 0, retries >= 0")
         self.direct = bool(self.config.get("direct", True))
-        self.retries = int(self.config.get("retries", 3))
         token = os.environ.get(TOKEN_ENV)
         self._headers = {"Content-Type": "application/json"}
         if token:
@@ -85,6 +91,13 @@ class RemoteTool(Tool):
 
     # --- transport -------------------------------------------------------------------------------------
     async def _routed(self, instance_id: str, op: str, body: dict[str, Any], safe: bool) -> dict[str, Any]:
+        _acquire()  # held for the call: a call on an unknown (or released) id must not leave a session open
+        try:
+            return await self._routed_call(instance_id, op, body, safe)
+        finally:
+            await _release_session()
+
+    async def _routed_call(self, instance_id: str, op: str, body: dict[str, Any], safe: bool) -> dict[str, Any]:
         worker = self._workers.get(instance_id)
         if worker:
             try:
@@ -102,7 +115,8 @@ class RemoteTool(Tool):
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
             try:
-                async with _session().post(url, data=payload, headers=self._headers, timeout=timeout) as resp:
+                async with _session().post(url, data=payload, headers=self._headers, timeout=timeout,
+                                           allow_redirects=False) as resp:  # never carry the token elsewhere
                     raw = await resp.read()
                     status = resp.status
             except aiohttp.ClientConnectorError as exc:  # nothing was sent: always safe to retry

@@ -33,7 +33,7 @@ Per-task flags keep a table per task (--best-per-task: one row per task; pass/fa
 the rows that passed the filters); everything else streams in constant memory.
 
 \b
-Exit codes: 0 ok, 2 bad input (FILE:LINE: reason) or bad usage, 1 other errors."""
+Exit codes: 0 ok, 2 bad input (FILE:LINE: reason) or bad usage, 1 other errors, 130 interrupted."""
 
 
 def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> list[str]:
@@ -46,7 +46,8 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 
 @click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-o", "--output", default="-", show_default=True, help="Output JSONL ('-' = stdout).")
+@click.option("-o", "--output", default="-", show_default=True, type=click.Path(dir_okay=False, allow_dash=True),
+              help="Output JSONL ('-' = stdout).")
 @click.option("--min-score", type=float, help="Keep score >= X.")
 @click.option("--max-score", type=float, help="Keep score <= Y.")
 @click.option("--status", multiple=True, callback=_statuses, help="Keep these statuses (comma list).")
@@ -92,7 +93,14 @@ def cli(files: tuple[str, ...], output: str, show_stats: bool, skip_invalid: boo
 
 def main() -> None:
     try:
-        cli(standalone_mode=True)
+        code = cli.main(standalone_mode=False)  # returns the exit code of --help; raises on errors
+    except (click.exceptions.Abort, KeyboardInterrupt):  # Ctrl-C: a file output is never half-published
+        click.echo("bc-filter: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
     except Exception as exc:  # noqa: BLE001 — anything unexpected: one line, exit 1
         click.echo(f"bc-filter: error: {type(exc).__name__}: {exc}", err=True)
         sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

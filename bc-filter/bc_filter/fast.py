@@ -14,7 +14,7 @@ from typing import IO, Any
 import orjson
 
 from bc_common.errors import InputError
-from bc_common.jsonl import Record, open_binary
+from bc_common.jsonl import BOM, Record, open_binary
 from bc_common.records import STATUSES, check_trajectory
 
 from .stages import ROW_ERRORS, Stage, row_error
@@ -47,6 +47,8 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
             fh = open_binary(path)
             try:
                 for lineno, line in enumerate(fh, 1):
+                    if lineno == 1 and line.startswith(BOM):  # as read_records: a byte order mark is not data
+                        line = line[3:]
                     try:
                         row = loads(line)
                         # check_trajectory's conditions inline (this loop is the benchmark); a row failing them

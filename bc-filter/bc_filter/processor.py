@@ -125,6 +125,8 @@ class Processor:
         for kind, _, label in self.stages:
             if kind != "transform":
                 stats.dropped.setdefault(label, 0)
+            else:
+                stats.transformed.setdefault(label, [0, 0])
 
     @staticmethod
     def _write(output_path: str | Path, write: Callable[[IO[bytes]], object]) -> None:

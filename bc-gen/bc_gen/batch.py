@@ -8,8 +8,9 @@ import traceback
 from dataclasses import replace
 from pathlib import Path
 
+from bc_common.errors import ConfigError, RegistryError
 from bc_common.jsonl import AtomicFile
-from bc_common.registry import RegistryEntry, load_registry_file
+from bc_common.registry import RegistryEntry, get_bootcamp, load_registry_file
 
 from .splits import ConfigRun, generate_splits, write_split
 
@@ -25,12 +26,36 @@ def _one(entry: RegistryEntry, base: ConfigRun, out_dir: Path) -> dict[str, str]
     return files
 
 
+def _runnable(entries: list[RegistryEntry], registry: Path,
+              continue_on_error: bool) -> tuple[list[RegistryEntry], int]:
+    """The entries that can run: a line without `instruction_config_path` uses its installed bootcamp's config;
+    a missing config file stops the run before anything is generated (or, with continue_on_error, counts as
+    one failure)."""
+    runnable, failures = [], 0
+    for entry in entries:
+        if entry.instruction_config_path is None:
+            try:
+                entry.instruction_config_path = get_bootcamp(entry.data_source).instruction_config
+            except RegistryError:
+                pass
+        if entry.instruction_config_path is None or not entry.instruction_config_path.is_file():
+            what = (f"instruction config not found: {entry.instruction_config_path} (looked in the working "
+                    f"directory and {registry.parent})" if entry.instruction_config_path
+                    else "no instruction_config_path, and no installed bootcamp of that name has one")
+            if not continue_on_error:
+                raise ConfigError(f"{entry.source}: {entry.name}: {what}")
+            print(f"bc-gen: {entry.name}: FAILED ({entry.source}): {what}", file=sys.stderr)
+            failures += 1
+            continue
+        runnable.append(entry)
+    return runnable, failures
+
+
 def run_registry(registry: Path, base: ConfigRun, out_dir: Path, *, jobs: int = 1,
                  continue_on_error: bool = False, concat: bool = False) -> int:
     """Generate every registry entry into `out_dir/<name>/<split>.jsonl`. Returns the number of failures."""
-    entries = [e for e in load_registry_file(registry) if e.instruction_config_path]
+    entries, failures = _runnable(load_registry_file(registry), registry, continue_on_error)
     results: dict[str, dict[str, str]] = {}
-    failures = 0
     ctx = mp.get_context("fork") if sys.platform != "win32" else None
     with cf.ProcessPoolExecutor(max_workers=max(1, jobs), mp_context=ctx) as pool:
         futures = {pool.submit(_one, e, replace(base, jobs=1), out_dir): e for e in entries}

@@ -40,7 +40,9 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 @click.option("--shard", default=None, help="K/M: emit only rows with index ≡ K (mod M).")
 @click.option("-j", "--jobs", type=int, default=1, show_default=True, help="Worker processes (same bytes as -j 1).")
 @click.option("-o", "--output", default=None, help="Output file (single bootcamp) or folder (--config/--registry).")
-@click.option("--output-dir", "output_dir", default=None, hidden=True)
+@click.option("--output-dir", "--output_dir", "output_dir", default=None, hidden=True)
+@click.option("--log-level", "--log_level", "log_level", default=None, hidden=True,
+              type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))  # the seed's; no-op
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default=None,
               help="Output format (default jsonl; .parquet output names imply parquet).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a generator parameter.")
@@ -67,7 +69,8 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 @report_errors("bc-gen")
 def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, sets, exclude, no_dedup, config,
          split_samples, shuffle, tool_config, interaction_config, no_tool, no_interaction,
-         global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema):
+         global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema,
+         log_level):
     """Generate task rows (one JSON object a line) for BOOTCAMP, or from a --config / --registry."""
     output = output or output_dir
     jobs = max_workers or jobs

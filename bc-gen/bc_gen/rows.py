@@ -15,6 +15,16 @@ from bc_common.tool_config import load_interaction_config, load_tool_config
 _DUMP_OPTS = orjson.OPT_APPEND_NEWLINE
 
 
+def _canonical(identity: Any) -> bytes:
+    """`canonical_json`, also for identities holding integers beyond 64 bits (which orjson refuses)."""
+    try:
+        return canonical_json(identity)
+    except orjson.JSONEncodeError:
+        from bc_common.jsonl import dumps_wide
+
+        return dumps_wide(identity, sort_keys=True)
+
+
 @dataclass
 class RowSpec:
     """Everything that determines the rows of one generator group in one split. Picklable (for -j)."""
@@ -68,7 +78,7 @@ class TaskFactory:
         return self.generator.case_generator()
 
     def identity_hash(self, identity: dict[str, Any]) -> bytes:
-        return hashlib.blake2b(canonical_json(identity), digest_size=12).digest()
+        return hashlib.blake2b(_canonical(identity), digest_size=12).digest()
 
     def row(self, index: int) -> tuple[bytes, bytes]:
         """(identity hash, row bytes) for `index` (first draw; duplicates are redrawn with `identity(i, k)`)."""
@@ -79,7 +89,7 @@ class TaskFactory:
     def render(self, index: int, identity: dict[str, Any], seed: int | None = None) -> tuple[bytes, bytes]:
         """(identity hash, row bytes). The identity is serialised once (canonical: sorted keys), hashed, and
         embedded as is in its three places in the row."""
-        canonical = canonical_json(identity)
+        canonical = _canonical(identity)
         digest = hashlib.blake2b(canonical, digest_size=12).digest()
         row = self.build(index, identity, seed, orjson.Fragment(canonical))
         return digest, orjson.dumps(row, option=_DUMP_OPTS)

@@ -6,10 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
-from bc_common.errors import ConfigError
-from bc_common.jsonl import AtomicFile, read_records
+from bc_common.errors import ConfigError, InputError
+from bc_common.jsonl import AtomicFile, loads, read_records
 from bc_common.parquet_io import write_parquet
 from bc_common.records import task_identity
 from bc_common.registry import get_bootcamp
@@ -58,9 +56,18 @@ def row_spec(run: SingleRun) -> RowSpec:
     )
 
 
+def _exclusion_row(row: Any) -> None:
+    """An --exclude row: a task row, or a trajectory (its `input` task) — anything else names FILE:LINE."""
+    task = row.get("input", row) if isinstance(row, dict) else row
+    if not isinstance(task, dict) or not isinstance(task.get("reward_model"), dict) \
+            or "ground_truth" not in task["reward_model"]:
+        raise InputError("not a task row (no reward_model.ground_truth) to exclude", field="reward_model")
+
+
 def excluded_hashes(paths: list[str], factory: TaskFactory) -> set[bytes]:
-    """Identity hashes of the task rows in `paths` (to keep a new split disjoint from them)."""
-    return {factory.identity_hash(task_identity(rec.data)) for rec in read_records(paths)}
+    """Identity hashes of the task rows (or trajectories' tasks) in `paths`, to keep a new split disjoint."""
+    return {factory.identity_hash(task_identity(rec.data.get("input", rec.data)))
+            for rec in read_records(paths, validate=_exclusion_row)}
 
 
 def iter_rows(run: SingleRun, stats: GenStats) -> Any:
@@ -80,7 +87,7 @@ def run_single(run: SingleRun, out: str = "-", fmt: str = "jsonl") -> GenStats:
     if fmt == "parquet":
         if out == "-":
             raise ConfigError("--format parquet needs -o FILE")
-        write_parquet([orjson.loads(line) for line in rows], out)
+        write_parquet([loads(line) for line in rows], out)
     elif out == "-":
         stream = sys.stdout.buffer
         try:

@@ -7,10 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from bc_common.instruction_config import InstructionConfig, allocate, load_instruction_config
-from bc_common.jsonl import AtomicFile
+from bc_common.jsonl import AtomicFile, loads
 from bc_common.parquet_io import write_parquet
 from bc_common.seeding import rng_for
 
@@ -89,7 +87,7 @@ def write_split(lines: list[bytes], out_dir: Path, split: str, formats: tuple[st
         paths.append(path)
     if "parquet" in formats:
         path = out_dir / f"{prefix}{split}.parquet"
-        write_parquet([orjson.loads(line) for line in lines], path)
+        write_parquet([loads(line) for line in lines], path)
         paths.append(path)
     return paths
 

@@ -1,0 +1,70 @@
+"""bc-filter edge cases found in QA: byte order marks, output folders, Ctrl-C, stats order, wide integers."""
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from bc_common.jsonl import dumps, loads
+
+from .rows import eval_run, task, trajectory, write_jsonl
+
+BC_FILTER = str(Path(sys.executable).with_name("bc-filter"))
+
+
+def run(*args, stdin: bytes = b""):
+    return subprocess.run([BC_FILTER, *map(str, args)], input=stdin, capture_output=True, timeout=60)
+
+
+@pytest.mark.parametrize("flags", [["--min-score", "0"], ["--best-per-task"], ["--to", "sft"]])
+def test_a_byte_order_mark_is_accepted_on_every_path(tmp_path, flags):
+    rows = eval_run(n_tasks=2, samples=1)
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + b"".join(orjson.dumps(r) + b"\r\n" for r in rows))
+    proc = run(*flags, path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    out = proc.stdout.splitlines()
+    assert len(out) == 2 and not proc.stdout.startswith(b"\xef\xbb\xbf")
+    if flags[0] != "--to":  # pass-through: the input line's bytes, ending normalised to "\n"
+        assert out == [orjson.dumps(r) for r in rows] and b"\r" not in proc.stdout
+
+
+def test_output_folder_is_a_usage_error(tmp_path):
+    write_jsonl(tmp_path / "t.jsonl", eval_run(n_tasks=1, samples=1))
+    proc = run("-o", tmp_path, tmp_path / "t.jsonl")
+    assert proc.returncode == 2 and b"is a directory" in proc.stderr and b"Traceback" not in proc.stderr
+
+
+def test_ctrl_c_exits_130_and_publishes_nothing(tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = subprocess.Popen([BC_FILTER, "--best-per-task", "-o", str(out)], stdin=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    proc.stdin.write(orjson.dumps(eval_run(n_tasks=1, samples=1)[0]) + b"\n")
+    proc.stdin.flush()
+    time.sleep(1.0)  # started and waiting for more input
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_stats_list_transforms_in_pipeline_order(tmp_path):
+    write_jsonl(tmp_path / "t.jsonl", eval_run(n_tasks=3, samples=2))
+    proc = run("--expand-prefixes", "--to", "sft", "--stats", tmp_path / "t.jsonl")
+    err = proc.stderr.decode()
+    assert proc.returncode == 0 and err.index("expand-prefixes:") < err.index("to sft:")
+    assert "rows in: 6 " in err and "kept: 6 " in err and "rows out: 12" in err
+
+
+def test_reshaped_rows_keep_wide_integers_exact(tmp_path):
+    big = 123456789012345678901234567890
+    t = task(0)
+    t["reward_model"]["ground_truth"]["expected_result"] = big
+    (tmp_path / "t.jsonl").write_bytes(dumps(trajectory(t)))
+    assert b"%d" % big in (tmp_path / "t.jsonl").read_bytes()
+    proc = run("--to", "task", tmp_path / "t.jsonl")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert loads(proc.stdout)["reward_model"]["ground_truth"]["expected_result"] == big
