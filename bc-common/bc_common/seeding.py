@@ -28,7 +28,12 @@ def rng_for(*coords: object) -> random.Random:
 
 def canonical_json(obj: object) -> bytes:
     """JSON with sorted keys: the byte form hashed for identities and configs."""
-    return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:  # integers beyond 64 bits: the standard library writes them exactly
+        import json
+
+        return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def config_hash(obj: object) -> str:
