@@ -29,6 +29,7 @@ from .auth import BearerAuth, check_worker_url, new_nonce, proof_of
 from .membership import Membership, WorkerInfo
 from .metrics import Metrics
 from .protocol import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY,
     OPERATIONS,
     ApiError,
@@ -44,7 +45,7 @@ from .protocol import (
 from .routing import InstanceTable
 
 log = logging.getLogger("bc_toolserve.master")
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # always fullmatch: `$` lets a trailing newline in
 
 
 @dataclass
@@ -55,6 +56,7 @@ class MasterSettings:
     timeout_per_query: float = 60.0
     max_body: int = DEFAULT_MAX_BODY
     proof_timeout: float = 5.0
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
 
 
 class WorkerUnreachable(Exception):
@@ -107,6 +109,7 @@ class Master:
             exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
             lifespan=self.lifespan,
         )
+        app.router.redirect_slashes = False  # a 307 to a URL built from the Host header helps nobody
         return BearerAuth(app, self.settings.token, on_deny=self._count_denied)
 
     def _count_denied(self, status: int, kind: str) -> None:
@@ -144,7 +147,7 @@ class Master:
 
     # --- membership ------------------------------------------------------------------------------------
     async def register(self, request: Request) -> Response:
-        body = await read_json(request, self.settings.max_body)
+        body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
         worker_id = body.get("worker_id")
         if not isinstance(worker_id, str) or not 1 <= len(worker_id) <= 200:
             raise ApiError(400, "bad_request", "worker_id must be a string of 1-200 characters")
@@ -153,7 +156,7 @@ class Master:
         except ValueError as exc:
             raise ApiError(400, "bad_request", f"invalid worker url: {exc}") from None
         tools = body.get("tools")
-        if not isinstance(tools, list) or not tools or not all(isinstance(t, str) and TOOL_NAME.match(t) for t in tools):
+        if not isinstance(tools, list) or not tools or not all(isinstance(t, str) and TOOL_NAME.fullmatch(t) for t in tools):
             raise ApiError(400, "bad_request", "tools must be a non-empty list of tool names")
         instances = body.get("instances") or {}
         if not isinstance(instances, dict):
@@ -187,16 +190,20 @@ class Master:
             answer = orjson.loads(raw).get("proof") if status == 200 else None
         except (orjson.JSONDecodeError, AttributeError):
             answer = None
-        if not isinstance(answer, str) or not hmac.compare_digest(answer, proof_of(self.settings.token, nonce)):
+        expected = proof_of(self.settings.token, nonce).encode()
+        if not isinstance(answer, str) or not hmac.compare_digest(answer.encode(errors="replace"), expected):
             raise ApiError(403, "proof_failed", "the worker url did not prove it holds the token")
 
     async def heartbeat(self, request: Request) -> Response:
-        body = await read_json(request, self.settings.max_body)
+        body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
         worker_id = body.get("worker_id")
+        released = body.get("released") or []
+        if not isinstance(released, list):
+            raise ApiError(400, "bad_request", "released must be a list of instance ids")
         info = self.membership.heartbeat(worker_id, body.get("calls")) if isinstance(worker_id, str) else None
         if info is None:
             raise ApiError(404, "unknown_worker", "unknown or dead worker: register again")
-        for instance_id in body.get("released") or []:
+        for instance_id in released:
             placement = self.table.get(instance_id) if isinstance(instance_id, str) else None
             if placement is not None and placement.worker_id == worker_id:
                 self.table.drop(instance_id)
@@ -209,9 +216,9 @@ class Master:
         tool = request.path_params["tool"]
         error_type = None
         try:
-            if op not in OPERATIONS or not TOOL_NAME.match(tool):
+            if op not in OPERATIONS or not TOOL_NAME.fullmatch(tool):
                 raise ApiError(404, "not_found", f"no route {request.url.path}")
-            raw = await read_body(request, self.settings.max_body)
+            raw = await read_body(request, self.settings.max_body, self.settings.body_timeout)
             if op == "create":
                 response = await self._create(tool, raw)
             else:
@@ -228,8 +235,10 @@ class Master:
     async def _create(self, tool: str, raw: bytes) -> Response:
         body = parse_object(raw)
         instance_id = check_instance_id(body.get("instance_id"), required=False) or uuid.uuid4().hex
-        if self.table.get(instance_id) is not None and await self._still_exists(instance_id):
-            raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
+        # loop: while we asked a worker, a concurrent create of the same id may have reserved it (one must win)
+        while self.table.get(instance_id) is not None:
+            if await self._still_exists(instance_id):
+                raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
         candidates = self.membership.alive_with(tool)
         if not candidates and tool not in self.membership.known_tools():
             raise ApiError(404, "unknown_tool", f"no worker serves tool {tool!r}")
@@ -266,13 +275,18 @@ class Master:
             try:
                 status, data = await self._forward(worker, "/_instances/exists", orjson.dumps({"instance_id": instance_id}))
                 if status == 200 and not orjson.loads(data).get("exists"):
-                    self.table.drop(instance_id)
+                    self._drop_if_same(instance_id, placement)
                     return False
                 return True
             except (WorkerUnreachable, ApiError):
                 pass
-        self.table.drop(instance_id)
+        self._drop_if_same(instance_id, placement)
         return False
+
+    def _drop_if_same(self, instance_id: str, placement) -> None:
+        """Drop `placement` unless a concurrent create replaced it meanwhile (that one is not ours to drop)."""
+        if self.table.get(instance_id) is placement:
+            self.table.drop(instance_id)
 
     async def _route(self, tool: str, op: str, raw: bytes) -> Response:
         body = parse_object(raw)
@@ -300,7 +314,10 @@ class Master:
                 return json_response({"released": False})
             raise ApiError(410, "instance_lost", f"instance {instance_id!r} was lost with its worker") from None
         if status == 404 and _error_type(data) == "unknown_instance":
-            # the worker restarted (or reaped it): the instance is gone for good
+            if _released(data):  # released on the worker directly (or reaped): unknown from now on, not lost
+                self.table.drop(instance_id)
+                return Response(data, status_code=status, media_type="application/json")
+            # the worker restarted: the instance is gone for good
             self.table.mark_lost(instance_id, worker.worker_id)
             raise ApiError(410, "instance_lost", f"instance {instance_id!r} is no longer held by its worker")
         if op == "release" and status == 200:
@@ -325,7 +342,8 @@ class Master:
 
     async def _reachable(self, worker: WorkerInfo) -> bool:
         try:
-            async with self.session.get(worker.url + "/health", timeout=aiohttp.ClientTimeout(total=1.0)) as resp:
+            async with self.session.get(worker.url + "/health", timeout=aiohttp.ClientTimeout(total=1.0),
+                                        allow_redirects=False) as resp:
                 return resp.status == 200
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
             return False
@@ -334,6 +352,13 @@ class Master:
         if self.membership.mark_dead(worker.worker_id):
             lost = self.table.lose_worker(worker.worker_id)
             log.warning("worker %r unreachable: marked dead, %d instances lost", worker.worker_id, lost)
+
+
+def _released(body: bytes) -> bool:
+    try:
+        return orjson.loads(body)["error"].get("released") is True
+    except Exception:
+        return False
 
 
 def _error_type(body: bytes) -> str:

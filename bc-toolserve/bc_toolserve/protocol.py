@@ -4,39 +4,42 @@ Every error is a JSON body `{"error": {"type", "message"}}` with a real HTTP sta
 """
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
 import orjson
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 DEFAULT_MAX_BODY = 1 << 20
+DEFAULT_BODY_TIMEOUT = 30.0  # a client that announces more body than it sends must not hold a handler forever
 OPERATIONS = ("create", "execute", "calc_reward", "release")
-_INSTANCE_ID = re.compile(r"^[A-Za-z0-9_.:\-]{1,128}$")
+_INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 
 
 class ApiError(Exception):
     """An error answered to the caller with `status` and a JSON body of `type` and `message`."""
 
-    def __init__(self, status: int, type: str, message: str):
+    def __init__(self, status: int, type: str, message: str, extra: dict[str, Any] | None = None):
         super().__init__(message)
         self.status = status
         self.type = type
         self.message = message
+        self.extra = extra or {}
 
 
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type="application/json")
 
 
-def error_response(status: int, type: str, message: str) -> Response:
-    return json_response({"error": {"type": type, "message": message}}, status)
+def error_response(status: int, type: str, message: str, extra: dict[str, Any] | None = None) -> Response:
+    return json_response({"error": {"type": type, "message": message, **(extra or {})}}, status)
 
 
 async def api_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.type, exc.message)
+    return error_response(exc.status, exc.type, exc.message, exc.extra)
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
@@ -45,8 +48,21 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
     return error_response(status, kind, str(getattr(exc, "detail", "")) or kind)
 
 
-async def read_body(request: Request, limit: int) -> bytes:
-    """The raw request body, refusing more than `limit` bytes (413) whatever Content-Length claims."""
+async def read_body(request: Request, limit: int, timeout: float = DEFAULT_BODY_TIMEOUT) -> bytes:
+    """The raw request body, refusing more than `limit` bytes (413) whatever Content-Length claims, and a body
+    that does not arrive within `timeout` seconds (408)."""
+    try:
+        if hasattr(asyncio, "timeout"):  # Python 3.11+: a timer, no extra task per request
+            async with asyncio.timeout(timeout):
+                return await _read_body(request, limit)
+        return await asyncio.wait_for(_read_body(request, limit), timeout)
+    except asyncio.TimeoutError:
+        raise ApiError(408, "timeout", f"request body not received within {timeout:g}s") from None
+    except ClientDisconnect:
+        raise ApiError(400, "bad_request", "client disconnected before sending the whole body") from None
+
+
+async def _read_body(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None:
         try:
@@ -76,15 +92,15 @@ def parse_object(raw: bytes) -> dict[str, Any]:
     return data
 
 
-async def read_json(request: Request, limit: int) -> dict[str, Any]:
-    return parse_object(await read_body(request, limit))
+async def read_json(request: Request, limit: int, timeout: float = DEFAULT_BODY_TIMEOUT) -> dict[str, Any]:
+    return parse_object(await read_body(request, limit, timeout))
 
 
 def check_instance_id(value: Any, required: bool = True) -> str | None:
     """A valid instance id (letters, digits, `_.:-`, at most 128), None when absent and not required."""
     if value is None and not required:
         return None
-    if not isinstance(value, str) or not _INSTANCE_ID.match(value):
+    if not isinstance(value, str) or not _INSTANCE_ID.fullmatch(value):  # `$` would let a trailing newline in
         raise ApiError(400, "bad_request", "instance_id must be 1-128 characters of [A-Za-z0-9_.:-]")
     return value
 

@@ -60,6 +60,11 @@ def run_worker(master_url: str, tools: str | None = None, registry: str | None =
             supervisor.spawn(f"worker-{i}", argv)
         supervisor.run_until_signal()
         return 0
+    if advertise_url:
+        try:
+            advertise_url = check_worker_url(advertise_url)
+        except ValueError as exc:
+            raise ConfigError(f"--advertise-url: {exc}") from None
     sock = bind(host, port, token)
     self_url = advertise_url or url_of(sock, host)
     worker = Worker(instantiate(specs), WorkerSettings(worker_id, token, instance_ttl))
@@ -105,6 +110,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
     check_bind(host, token)
     specs = load_specs(tools, registry)
     port = port or free_port(host, 8000)
+    bind(host, port, token).close()  # a busy port fails here, clearly, not as a master that dies at start
     local = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else host)
     master_url = f"http://{local}:{port}"
     me = [sys.executable, "-m", "bc_toolserve"]

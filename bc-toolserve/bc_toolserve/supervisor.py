@@ -15,6 +15,8 @@ from typing import Any
 
 import orjson
 
+from bc_common.errors import BcError
+
 log = logging.getLogger("bc_toolserve.supervisor")
 
 
@@ -28,7 +30,7 @@ class Child:
     restart_at: float | None = None
 
 
-class ChildExited(RuntimeError):
+class ChildExited(BcError):
     """A child died while we were waiting for it to become ready."""
 
 

@@ -26,6 +26,7 @@ from bc_common.tool_runtime import ToolRuntime
 from .auth import BearerAuth, proof_of
 from .metrics import Metrics
 from .protocol import (
+    DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY,
     OPERATIONS,
     ApiError,
@@ -47,6 +48,7 @@ class WorkerSettings:
     token: str | None = None
     instance_ttl: float = 3600.0
     max_body: int = DEFAULT_MAX_BODY
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
 
 
 @dataclass
@@ -81,6 +83,7 @@ class Worker:
             exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
             lifespan=self.lifespan,
         )
+        app.router.redirect_slashes = False
         return BearerAuth(app, self.settings.token,
                           on_deny=lambda status, kind: self.metrics.observe("auth", status, 0.0, kind))
 
@@ -109,14 +112,14 @@ class Worker:
         return PlainTextResponse(self.metrics.render(gauges), media_type="text/plain; version=0.0.4")
 
     async def proof(self, request: Request) -> Response:
-        body = await read_json(request, 4096)
+        body = await read_json(request, 4096, self.settings.body_timeout)
         nonce = body.get("nonce")
         if not isinstance(nonce, str) or not 16 <= len(nonce) <= 128:
             raise ApiError(400, "bad_request", "nonce must be a string of 16-128 characters")
         return json_response({"proof": proof_of(self.settings.token, nonce)})
 
     async def exists(self, request: Request) -> Response:
-        body = await read_json(request, 4096)
+        body = await read_json(request, 4096, self.settings.body_timeout)
         return json_response({"exists": check_instance_id(body.get("instance_id")) in self.instances})
 
     async def tool_call(self, request: Request) -> Response:
@@ -127,12 +130,12 @@ class Worker:
                 raise ApiError(404, "not_found", f"no route {request.url.path}")
             if tool not in self.tools:
                 raise ApiError(404, "unknown_tool", f"this worker does not serve tool {tool!r}")
-            body = await read_json(request, self.settings.max_body)
+            body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
             self.calls += 1
             result = await getattr(self, f"_{op}")(tool, body)
             response, error_type = json_response(result), None
         except ApiError as exc:
-            response, error_type = error_response(exc.status, exc.type, exc.message), exc.type
+            response, error_type = error_response(exc.status, exc.type, exc.message, exc.extra), exc.type
         self.metrics.observe(op if op in OPERATIONS else "other", response.status_code,
                              time.perf_counter() - started, error_type)
         return response
@@ -141,6 +144,9 @@ class Worker:
         instance_id = check_instance_id(body.get("instance_id"))
         inst = self.instances.get(instance_id)
         if inst is None or inst.tool != tool:
+            if instance_id in self.released:  # the master must answer 404 too, not 410 as for a restarted worker
+                raise ApiError(404, "unknown_instance", f"instance {instance_id!r} was released",
+                               {"released": True})
             raise ApiError(404, "unknown_instance", f"no live instance {instance_id!r} of tool {tool!r}")
         inst.last_used = time.monotonic()
         return instance_id, inst

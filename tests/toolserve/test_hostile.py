@@ -1,0 +1,384 @@
+"""Hostile input and faults on loopback: exact id checks, lying bodies, slow proofs, races, hung and restarted workers."""
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, HTTPServer
+
+import orjson
+import pytest
+import uvicorn
+
+from bc_common.errors import ConfigError, ToolError
+from bc_common.remote_tool import RemoteTool, _sessions
+from bc_toolserve.master import Master, MasterSettings
+from tests.toolserve.conftest import ROOT, TOKEN, Cluster, _running_cluster, call, free_port, wait_for
+from tests.toolserve.counter_tool import SCHEMA
+
+
+@pytest.fixture(scope="module")
+def hostile_cluster(tmp_path_factory):
+    yield from _running_cluster(tmp_path_factory.mktemp("hostile"))
+
+
+# --- an in-process master with short timeouts (a real uvicorn server on 127.0.0.1) -------------------------
+class InProcessMaster:
+    def __init__(self, **settings):
+        self.master = Master(MasterSettings(token=TOKEN, **settings))
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(256)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.server = uvicorn.Server(uvicorn.Config(self.master.app(), log_level="warning", lifespan="on"))
+        self.thread = threading.Thread(target=lambda: asyncio.run(self.server.serve(sockets=[self.sock])), daemon=True)
+        self.thread.start()
+        wait_for(lambda: call(f"{self.url}/health", timeout=1)[0] == 200, what="in-process master")
+
+    def stop(self):
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()
+
+
+@pytest.fixture
+def quick_master():
+    m = InProcessMaster(body_timeout=0.5, proof_timeout=0.5)
+    yield m
+    m.stop()
+
+
+class Silent:
+    """A TCP server that accepts connections and never answers (a hung peer)."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1024)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}"
+        self.conns = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                self.conns.append(self.sock.accept()[0])
+            except OSError:
+                return
+
+    def close(self):
+        self.sock.close()
+        for c in self.conns:
+            c.close()
+
+
+def http_trap(answer):
+    """A tiny HTTP server; `answer(handler)` writes the response. Returns (server, url, seen paths)."""
+    seen = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            seen.append((self.path, self.headers.get("Authorization")))
+            answer(self)
+
+        do_GET = do_POST
+
+        def log_message(self, *args):
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}", seen
+
+
+def register(url: str, worker_url: str, worker_id: str = "evil", tools=("count",), timeout: float = 10):
+    return call(f"{url}/_workers/register", {"worker_id": worker_id, "url": worker_url, "tools": list(tools)},
+                timeout=timeout)
+
+
+# --- exact validation ---------------------------------------------------------------------------------------
+def test_ids_and_tool_names_are_matched_whole(hostile_cluster):
+    c = hostile_cluster
+    for bad in ("a\n", "ok\n", "x" * 129, "é", "a/b", "../x", "", 7):
+        status, answer = c.op("create", {"instance_id": bad})
+        assert (status, answer["error"]["type"]) == (400, "bad_request"), bad
+    status, answer = register(c.url, "http://127.0.0.1:1", tools=["count\n"])
+    assert (status, answer["error"]["type"]) == (400, "bad_request")  # refused before any proof attempt
+    for path in ("/count%0a/create", "/..%2F..%2Fetc/create", "/count/destroy", "/count/create/"):
+        status, answer = call(c.url + path, {})
+        assert status == 404 and answer["error"]["type"] in ("not_found", "unknown_tool"), path  # no 307 either
+    assert call(f"{c.url}/count/create")[0] == 405
+
+
+def test_bad_heartbeat_is_400_not_500(hostile_cluster):
+    for released in (5, "x", {"a": 1}):
+        status, answer = call(f"{hostile_cluster.url}/_workers/heartbeat", {"worker_id": "w0", "released": released})
+        assert (status, answer["error"]["type"]) == (400, "bad_request"), released
+
+
+def test_bodies_over_the_limit_and_chunked(hostile_cluster):
+    def raw(request: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", hostile_cluster.port), timeout=10) as s:
+            try:
+                s.sendall(request)
+            except OSError:
+                pass
+            return s.recv(4096)
+
+    auth = f"Authorization: Bearer {TOKEN}\r\n".encode()
+    piece = b"a" * 65536
+    chunked = b"".join(b"%x\r\n" % len(piece) + piece + b"\r\n" for _ in range(20)) + b"0\r\n\r\n"
+    head = b"POST /count/create HTTP/1.1\r\nHost: x\r\n" + auth
+    assert raw(head + b"Transfer-Encoding: chunked\r\n\r\n" + chunked).startswith(b"HTTP/1.1 413")
+    assert raw(head + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked).startswith(b"HTTP/1.1 400")
+    assert raw(head + b"Content-Length: 5\r\n\r\n" + b'{"instance_id": "x"}').startswith(b"HTTP/1.1 400")
+
+
+def test_client_gone_mid_body_is_counted_not_a_traceback(hostile_cluster):
+    c = hostile_cluster
+    with socket.create_connection(("127.0.0.1", c.port), timeout=5) as s:
+        s.sendall(f"POST /count/execute HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+                  f"Content-Length: 100\r\n\r\n{{\"in".encode())
+        time.sleep(0.2)  # let the server start reading the body
+
+    def counted():
+        metrics = call(f"{c.url}/metrics")[1]
+        return 'bc_toolserve_requests_total{operation="execute",status="400"}' in metrics
+
+    wait_for(counted, 10, "the aborted request answered as a typed error")
+    assert "Traceback" not in c.log("master")
+
+
+def test_lying_content_length_times_out_with_408(quick_master):
+    with socket.create_connection(("127.0.0.1", int(quick_master.url.rsplit(":", 1)[1])), timeout=10) as s:
+        started = time.monotonic()
+        s.sendall(f"POST /count/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+                  f"Content-Length: 1000\r\n\r\n{{}}".encode())
+        answer = s.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert b'"timeout"' in answer and time.monotonic() - started < 5
+
+
+# --- registration -------------------------------------------------------------------------------------------
+def test_slow_proof_times_out_and_a_flood_does_not_stall_the_master(quick_master):
+    silent = Silent()
+    try:
+        started = time.monotonic()
+        status, answer = register(quick_master.url, silent.url)
+        assert (status, answer["error"]["type"]) == (400, "proof_failed")
+        assert time.monotonic() - started < 4
+
+        with cf.ThreadPoolExecutor(64) as pool:
+            flood = [pool.submit(register, quick_master.url, silent.url, f"f{i}", timeout=30) for i in range(200)]
+            slowest = 0.0
+            while not all(f.done() for f in flood):
+                t = time.monotonic()
+                assert call(f"{quick_master.url}/health", timeout=10)[0] == 200
+                slowest = max(slowest, time.monotonic() - t)
+            assert {f.result()[0] for f in flood} == {400}
+        assert slowest < 2.0
+        assert call(f"{quick_master.url}/health")[1]["workers_total"] == 0
+    finally:
+        silent.close()
+
+
+def test_proof_redirects_are_not_followed_and_odd_proofs_are_403(quick_master):
+    target, target_url, target_seen = http_trap(lambda h: (h.send_response(200), h.end_headers()))
+
+    def redirect(h):
+        h.send_response(307)
+        h.send_header("Location", f"{target_url}/_proof")
+        h.end_headers()
+
+    def non_ascii(h):
+        body = orjson.dumps({"proof": "é" * 64})
+        h.send_response(200)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+
+    traps = [http_trap(redirect), http_trap(non_ascii)]
+    try:
+        for _, url, seen in traps:
+            status, answer = register(quick_master.url, url)
+            assert (status, answer["error"]["type"]) == (403, "proof_failed")
+            assert seen == [("/_proof", None)]
+        assert target_seen == []
+    finally:
+        for server, _, _ in [*traps, (target, None, None)]:
+            server.shutdown()
+
+
+# --- instance lifecycle -------------------------------------------------------------------------------------
+def test_execute_after_a_direct_release_is_404_not_410(hostile_cluster):
+    c = hostile_cluster
+    status, answer = c.op("create", {"instance_id": "gone-direct"})
+    assert status == 200
+    assert call(f"{answer['worker_url']}/count/release", {"instance_id": "gone-direct"}) == (200, {"released": True})
+    for op, body in (("execute", {"parameters": {"step": 1}}), ("calc_reward", {})):
+        status, answer = c.op(op, {"instance_id": "gone-direct", **body})
+        assert (status, answer["error"]["type"]) == (404, "unknown_instance"), op
+    assert c.op("release", {"instance_id": "gone-direct"}) == (200, {"released": False})
+    assert c.op("create", {"instance_id": "gone-direct"})[0] == 200  # the id may be used again
+    assert c.op("release", {"instance_id": "gone-direct"}) == (200, {"released": True})
+
+
+def test_concurrent_creates_of_one_id_have_exactly_one_winner(hostile_cluster):
+    """Also right after a direct release, when the master must ask the worker before refusing."""
+    c = hostile_cluster
+    with cf.ThreadPoolExecutor(12) as pool:
+        for round_ in range(25):
+            instance_id = f"race-{round_}"
+            status, answer = c.op("create", {"instance_id": instance_id})
+            assert status == 200
+            call(f"{answer['worker_url']}/count/release", {"instance_id": instance_id})
+            results = list(pool.map(lambda _, i=instance_id: c.op("create", {"instance_id": i}), range(12)))
+            statuses = sorted(r[0] for r in results)
+            assert statuses == [200] + [409] * 11, (round_, statuses)
+            assert c.op("release", {"instance_id": instance_id}) == (200, {"released": True})
+    assert c.health()["instances"]["total"] == 0 or wait_for(
+        lambda: c.health()["instances"]["total"] == 0, 10, "no orphan placements")
+
+
+def test_remote_tool_release_and_calls_on_unknown_ids(hostile_cluster, monkeypatch):
+    monkeypatch.setenv("BC_TOOLSERVE_TOKEN", TOKEN)
+
+    async def run():
+        tool = RemoteTool({"type": "native", "server_url": hostile_cluster.url, "timeout_per_query": 10}, SCHEMA)
+        instance_id = await tool.create(None, identity={})
+        await tool.release(instance_id)
+        await tool.release(instance_id)  # idempotent
+        await tool.release("never-created")
+        with pytest.raises(ToolError) as exc:
+            await tool.execute(instance_id, {"step": 1})
+        return exc.value.kind, asyncio.get_running_loop() in _sessions
+
+    kind, session_left_open = asyncio.run(run())
+    assert kind == "unknown_instance"
+    assert not session_left_open
+
+
+def test_remote_tool_does_not_follow_redirects(monkeypatch):
+    monkeypatch.setenv("BC_TOOLSERVE_TOKEN", TOKEN)
+    target, target_url, target_seen = http_trap(lambda h: (h.send_response(200), h.end_headers()))
+
+    def redirect(h):
+        h.send_response(307)
+        h.send_header("Location", f"{target_url}/count/create")
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+    server, url, seen = http_trap(redirect)
+    try:
+        tool = RemoteTool({"type": "native", "server_url": url, "timeout_per_query": 5, "retries": 0}, SCHEMA)
+        with pytest.raises(ToolError):
+            asyncio.run(tool.create("r", identity={}))
+        assert len(seen) == 1 and target_seen == []
+    finally:
+        server.shutdown()
+        target.shutdown()
+
+
+@pytest.mark.parametrize("config", [{"timeout_per_query": "soon"}, {"timeout_per_query": 0}, {"retries": "x"}])
+def test_remote_tool_bad_config_is_a_config_error(config):
+    with pytest.raises(ConfigError):
+        RemoteTool({"type": "native", "server_url": "http://127.0.0.1:1", **config}, SCHEMA)
+
+
+# --- faults -------------------------------------------------------------------------------------------------
+def test_hung_worker_gives_504_in_time_then_410(cluster, monkeypatch):
+    """SIGSTOP: the worker's socket still accepts, nothing answers. Calls end by timeout_per_query (1.5 s)."""
+    monkeypatch.setenv("BC_TOOLSERVE_TOKEN", TOKEN)
+    status, answer = cluster.op("create", {"instance_id": "hung"})
+    owner, worker_url = answer["worker_id"], answer["worker_url"]
+    proc = cluster.workers[owner]
+    os.kill(proc.pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        status, answer = cluster.op("execute", {"instance_id": "hung", "parameters": {"step": 1}}, timeout=20)
+        assert (status, answer["error"]["type"]) in ((504, "timeout"), (410, "instance_lost"))
+        assert time.monotonic() - started < 1.5 + 3
+        assert call(f"{cluster.url}/health", timeout=5)[0] == 200  # the master itself never hangs
+
+        async def direct():
+            tool = RemoteTool({"type": "native", "server_url": cluster.url, "timeout_per_query": 1}, SCHEMA)
+            tool._live.add("hung")
+            tool._workers["hung"] = worker_url
+            t = time.monotonic()
+            with pytest.raises(ToolError) as exc:
+                await tool.execute("hung", {"step": 1})
+            return exc.value.kind, time.monotonic() - t
+
+        kind, took = asyncio.run(direct())
+        assert kind == "timeout" and took < 1 + 3
+        wait_for(lambda: cluster.op("execute", {"instance_id": "hung", "parameters": {"step": 1}}, timeout=20)[0]
+                 == 410, 20, "hung worker's instance answered 410")
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+
+
+def test_worker_restarted_with_same_id_and_port_does_not_serve_old_instances(tmp_path, monkeypatch):
+    monkeypatch.setenv("BC_TOOLSERVE_TOKEN", TOKEN)
+    c = Cluster(tmp_path)
+    port = free_port()
+    args = ["worker", "--master-url", None, "--tools", c.tools, "--worker-id", "same", "--port", str(port)]
+    try:
+        c.start_master()
+        args[2] = c.url
+        c.workers["same"] = c._spawn("worker-0", args)
+        c.wait_alive(["same"])
+        assert c.op("create", {"instance_id": "old"})[0] == 200
+        assert c.op("execute", {"instance_id": "old", "parameters": {"step": 4}})[1]["text"] == "4"
+        c.workers["same"].kill()
+        c.workers["same"].wait()
+        c.workers["same"] = c._spawn("worker-1", args)
+        wait_for(lambda: call(f"http://127.0.0.1:{port}/health", timeout=1)[0] == 200, what="fresh worker")
+        status, answer = c.op("execute", {"instance_id": "old", "parameters": {"step": 1}})
+        assert (status, answer["error"]["type"]) == (410, "instance_lost")
+        wait_for(lambda: c.health()["instances"]["lost"] == 1, 10, "old instance counted lost")
+        assert c.op("calc_reward", {"instance_id": "old"})[0] == 410
+        assert c.op("create", {"instance_id": "new"})[0] == 200  # the fresh worker serves new instances
+    finally:
+        c.stop()
+
+
+def test_hostile_worker_ids_are_escaped_in_metrics(hostile_cluster):
+    hostile = 'q"b\\s\nn'
+    hostile_cluster.start_worker(hostile)
+    hostile_cluster.wait_alive([hostile])
+    metrics = call(f"{hostile_cluster.url}/metrics")[1]
+    assert 'bc_toolserve_worker_up{worker="q\\"b\\\\s\\nn"} 1' in metrics
+    for line in metrics.splitlines():
+        assert line.startswith(("#", "bc_toolserve_")), line
+
+
+# --- CLI ----------------------------------------------------------------------------------------------------
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "BC_TOOLSERVE_TOKEN"}
+    return subprocess.run([sys.executable, "-m", "bc_toolserve", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60, env={**env, "PYTHONPATH": str(ROOT)})
+
+
+def test_unified_on_a_busy_port_fails_clearly(tmp_path):
+    tools = Cluster(tmp_path).tools
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        proc = _cli("unified", "--tools", tools, "-n", "1", "--port", str(busy.getsockname()[1]), "--test")
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr and "cannot bind" in proc.stderr
+
+
+def test_bad_advertise_url_and_public_bind_without_token_exit_2(tmp_path):
+    tools = Cluster(tmp_path).tools
+    for args, message in ((["--advertise-url", "file:///etc/passwd"], "--advertise-url"),
+                          (["--host", "0.0.0.0"], "without a token")):
+        proc = _cli("worker", "--master-url", "http://127.0.0.1:1", "--tools", tools, *args)
+        assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
