@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import math
+import re
 from fractions import Fraction
 
 from .errors import UnsafeExpressionError
@@ -19,6 +20,7 @@ MAX_DEPTH = 64
 MAX_EXPONENT = 4096
 MAX_BITS = 65536  # numerator/denominator size of any intermediate result
 
+_EXPONENT = re.compile(r"[eE][+-]?0*(\d+)")
 _TRANSLATE = str.maketrans({"×": "*", "÷": "/", "−": "-", "–": "-", "x": "*", "X": "*", "^": "**"})
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
@@ -119,6 +121,9 @@ def parse_number(text: object) -> Fraction | None:
     s = text.strip().replace(",", "").replace("−", "-").replace(" ", "")
     if not s or len(s) > 400:
         return None
+    for exponent in _EXPONENT.findall(s):  # "1e999999999" would build a billion-digit integer
+        if int(exponent) > MAX_EXPONENT:
+            return None
     try:
         if "/" in s:
             num, _, den = s.partition("/")
@@ -133,6 +138,23 @@ def parse_number(text: object) -> Fraction | None:
 def format_number(value: Fraction, digits: int = 12) -> str:
     """An exact integer as is; otherwise a decimal with `digits` significant digits (and the exact fraction)."""
     if value.denominator == 1:
-        return str(value.numerator)
-    approx = f"{float(value):.{digits}g}" if abs(value) < Fraction(10) ** 300 else str(value)
-    return approx
+        try:
+            return str(value.numerator)
+        except ValueError:  # beyond Python's int-to-str digit limit: scientific notation instead
+            return f"{float(value):.{digits}g}" if abs(value) < Fraction(10) ** 300 else _scientific(value, digits)
+    return f"{float(value):.{digits}g}" if abs(value) < Fraction(10) ** 300 else _scientific(value, digits)
+
+
+def _scientific(value: Fraction, digits: int) -> str:
+    """Scientific notation for values too large for float or for str(int)."""
+    sign = "-" if value < 0 else ""
+    value = abs(value)
+    exponent = int(value.numerator.bit_length() - value.denominator.bit_length()) * 30103 // 100000
+    scaled = value / Fraction(10) ** exponent
+    while scaled >= 10:
+        scaled /= 10
+        exponent += 1
+    while scaled < 1:
+        scaled *= 10
+        exponent -= 1
+    return f"{sign}{float(scaled):.{digits - 1}f}e+{exponent}"

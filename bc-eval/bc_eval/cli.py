@@ -4,6 +4,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -35,8 +36,9 @@ Seed flags still work: --dataset-path, --output-dir, --api-url, --api-model, --m
 
 \b
 Exit codes: 0 the run finished (trajectories whose model calls failed are rows with status "error";
-rerun them with --resume); 1 the endpoint check of --dry-run failed; 2 bad input, config or flags;
-130 interrupted (finished trajectories are kept: rerun with --resume).
+rerun them with --resume); 1 every trajectory this run started failed (status "error": endpoint down,
+bad key...; the rows are still written) or the endpoint check of --dry-run failed; 2 bad input, config or
+flags; 130 interrupted by SIGINT or SIGTERM (finished trajectories are kept: rerun with --resume).
 """
 
 
@@ -131,6 +133,10 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
 
     Tasks come from TASKS (.jsonl, .json, .parquet; '-' or nothing = stdin); trajectories go to stdout or -o.
     """
+    try:  # SIGTERM stops like Ctrl-C: finished trajectories are flushed, exit 130
+        signal.signal(signal.SIGTERM, signal.default_int_handler)
+    except ValueError:  # not the main thread (an embedding caller): leave signals alone
+        pass
     try:
         if legacy_api_key:
             _warn("--api-key on the command line leaks into shell history and `ps`; "
@@ -155,6 +161,9 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
             progress=sys.stderr.isatty() and not quiet)
+        for path in (summary_path, summary_csv):  # fail now, not after the whole run
+            if path:
+                _check_writable(path)
         if dry_run:
             sys.exit(asyncio.run(runner.dry_run(config, lambda line: click.echo(f"bc-eval: {line}", err=True))))
         summary = Summary(k=samples)
@@ -162,6 +171,12 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             evaluate(config, summary=summary)
         finally:
             _report(summary, summary_path, summary_csv, quiet)
+        if summary.all_failed:
+            error = summary.first_error or {}
+            click.echo(f"bc-eval: error: all {summary.ran} trajectories of this run failed (first: "
+                       f"{error.get('type')}: {error.get('message')}); their rows are written, "
+                       "rerun them with --resume", err=True)
+            sys.exit(1)
     except BcError as exc:
         click.echo(f"bc-eval: error: {exc}", err=True)
         sys.exit(exc.exit_code)
@@ -171,6 +186,9 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (`| head`): stop quietly
         sys.exit(0)
+    except OSError as exc:  # an output that cannot be written (missing folder, no permission, disk full)
+        click.echo(f"bc-eval: error: {exc.filename or 'output'}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
 
 
 def _limits(assistant: int, user: int) -> Limits:
@@ -189,6 +207,13 @@ def _report(summary: Summary, path: str | None, csv_path: str | None, quiet: boo
         Path(path).write_bytes(orjson.dumps(summary.report(), option=orjson.OPT_INDENT_2))
     if csv_path:
         Path(csv_path).write_text(summary.csv(), encoding="utf-8")
+
+
+def _check_writable(path: str) -> None:
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise ConfigError(f"{path}: cannot write here (missing folder, a folder, or no permission)")
 
 
 def _warn(message: str) -> None:

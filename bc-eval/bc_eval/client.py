@@ -65,6 +65,21 @@ class ModelError(Exception):
         return out
 
 
+def secrets_of(api_key: str | None, headers: dict[str, str] | None) -> list[str]:
+    """The strings that must never reach a record: the key and every extra header value (longest first)."""
+    values = [api_key or ""] + [str(v) for v in (headers or {}).values()]
+    return sorted({v for v in values if len(v) >= 4}, key=len, reverse=True)
+
+
+def redact(exc: ModelError, secrets: list[str]) -> ModelError:
+    """`exc` with every secret cut out of its message (a server or proxy may echo request headers back)."""
+    for secret in secrets:
+        if secret in exc.message:
+            exc.message = exc.message.replace(secret, "[redacted]")
+    exc.args = (f"{exc.type}: {exc.message}",)
+    return exc
+
+
 def error_for_status(status: int, body: bytes, retry_after: str | None) -> ModelError:
     """The typed error for a non-2xx answer; 429, 408, 409 and 5xx are retryable."""
     try:
@@ -140,21 +155,29 @@ def parse_completion(data: Any) -> tuple[dict[str, Any], str | None, dict[str, i
     """(clean assistant message, finish_reason, usage) from a chat-completions answer."""
     try:
         choice = data["choices"][0]
-        raw = choice.get("message") or {}
-    except (KeyError, IndexError, TypeError, AttributeError):
+        raw = choice["message"]
+    except (KeyError, IndexError, TypeError):
         raise ModelError("invalid_response", "the answer has no choices[0].message") from None
+    if not isinstance(choice, dict) or not isinstance(raw, dict):
+        raise ModelError("invalid_response", "choices[0].message is not an object")
     content = raw.get("content")
     if isinstance(content, list):
-        content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        content = "".join(str(p.get("text") or "") for p in content if isinstance(p, dict))
     message: dict[str, Any] = {"role": "assistant", "content": content if isinstance(content, str) else ""}
+    raw_calls = raw.get("tool_calls") or []
+    if not isinstance(raw_calls, list) or not all(isinstance(c, dict) and isinstance(c.get("function"), dict)
+                                                  for c in raw_calls):
+        raise ModelError("invalid_response", "choices[0].message.tool_calls is not a list of function calls")
     calls = []
-    for call in raw.get("tool_calls") or []:
-        fn = (call or {}).get("function") or {}
+    for call in raw_calls:
+        fn = call["function"]
         args = fn.get("arguments")
         if not isinstance(args, str):
-            args = "" if args is None else orjson.dumps(args).decode()
-        calls.append({"id": call.get("id") or "", "type": "function",
-                      "function": {"name": fn.get("name") or "", "arguments": args}})
+            args = "" if args is None else orjson.dumps(args, default=str).decode()
+        call_id, name = call.get("id"), fn.get("name")
+        calls.append({"id": call_id if isinstance(call_id, str) else "",  # the loop numbers missing ids
+                      "type": "function",
+                      "function": {"name": name if isinstance(name, str) else "", "arguments": args}})
     if calls:
         message["tool_calls"] = calls
     for key in ("reasoning_content", "reasoning"):
@@ -164,10 +187,12 @@ def parse_completion(data: Any) -> tuple[dict[str, Any], str | None, dict[str, i
     usage = data.get("usage")
     if isinstance(usage, dict):
         usage = {k: int(usage[k]) for k in ("prompt_tokens", "completion_tokens", "total_tokens")
-                 if isinstance(usage.get(k), (int, float))}
+                 if isinstance(usage.get(k), (int, float)) and not isinstance(usage[k], bool)
+                 and abs(usage[k]) < 1e15}
     else:
         usage = None
-    return message, choice.get("finish_reason"), usage
+    finish = choice.get("finish_reason")
+    return message, finish if isinstance(finish, str) else None, usage
 
 
 def chat_url(base_url: str) -> str:
@@ -195,6 +220,7 @@ class ChatClient:
         self._headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
+        self._secrets = secrets_of(api_key, headers)
         self._session: aiohttp.ClientSession | None = None
 
     def _open(self) -> aiohttp.ClientSession:
@@ -207,7 +233,10 @@ class ChatClient:
     async def complete(self, request: ModelRequest) -> ModelReply:
         data = orjson.dumps(request_body(self.model, request.messages, request.tools, self.params))
         started = time.perf_counter()
-        answer, attempts = await self.retry.run(lambda: self._post(data))
+        try:
+            answer, attempts = await self.retry.run(lambda: self._post(data))
+        except ModelError as exc:
+            raise redact(exc, self._secrets) from None
         message, finish, usage = parse_completion(answer)
         return ModelReply(message, finish, usage, time.perf_counter() - started, attempts)
 
@@ -229,6 +258,12 @@ class ChatClient:
 
     async def check(self) -> str:
         """One cheap request (GET /models) proving the endpoint answers; raises ModelError otherwise."""
+        try:
+            return await self._check()
+        except ModelError as exc:
+            raise redact(exc, self._secrets) from None
+
+    async def _check(self) -> str:
         session = self._open()
         try:
             async with session.get(self.base_url + "/models", timeout=self.timeout) as resp:

@@ -67,14 +67,20 @@ class Environments:
             return bootcamp_from_entry(entry)
         try:
             return get_bootcamp(data_source)
-        except RegistryError:
+        except RegistryError as exc:
             if self.reward_calculator:  # seed style: the flags name every part
                 return None
+            if self.tool_config or self.interaction_config:
+                raise RegistryError(f"{exc} (rows of an unregistered data_source need --reward-calculator "
+                                    "besides --tool-config / --interaction-config)") from None
             raise
 
     def _resolve(self, data_source: str) -> Environment:
         bootcamp = self._bootcamp(data_source)
         reward = load_class(self.reward_calculator) if self.reward_calculator else bootcamp.reward
+        if not isinstance(reward, type) or not callable(getattr(reward, "verify_score", None)):
+            raise RegistryError(f"{self.reward_calculator or data_source}: the reward calculator must be a class "
+                                "with verify_score (a bc_common.bootcamp.RewardCalculator)")
         tool_path = self.tool_config or (bootcamp.tool_config if bootcamp else None)
         interaction_path = self.interaction_config or (bootcamp.interaction_config if bootcamp else None)
         return Environment(

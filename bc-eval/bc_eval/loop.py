@@ -67,14 +67,22 @@ def offered_tools(task: dict[str, Any], env: Environment) -> tuple[list[str], di
     if env.tools is None:
         return [], {}
     extra = task.get("extra_info") or {}
-    kwargs = extra.get("tools_kwargs") or {}
-    if isinstance(kwargs, dict) and kwargs:
+    kwargs = _present(extra.get("tools_kwargs"))
+    if kwargs:
         names = [n for n in env.tools.tools if n in kwargs]
         create = {n: dict((kwargs[n] or {}).get("create_kwargs") or {}) for n in names}
         return names, create
     if "need_tools_kwargs" in extra or "tools_kwargs" in extra:
         return [], {}
     return list(env.tools.tools), {}
+
+
+def _present(value: Any) -> dict[str, Any]:
+    """A kwargs mapping without its null entries: a parquet file with struct columns gives every row the keys
+    of every other row (a no-tool row of a mixed file reads `{"calculate": null}`)."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v for k, v in value.items() if v is not None}
 
 
 async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: Environment, *,
@@ -90,7 +98,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
     names, create_kwargs = offered_tools(task, env)
     session = env.tools.session(create_kwargs, names) if env.tools is not None and names else None
     schemas = session.schemas if session else []
-    ikwargs = (task.get("extra_info") or {}).get("interaction_kwargs") or {}
+    ikwargs = _present((task.get("extra_info") or {}).get("interaction_kwargs"))
     interaction = env.interaction(ikwargs.get("name")) if ikwargs else None
     status, error, instance, tool_rewards, interaction_score = None, None, None, {}, None
     try:

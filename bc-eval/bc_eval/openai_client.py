@@ -18,6 +18,8 @@ from .client import (
     RetryPolicy,
     error_for_status,
     parse_completion,
+    redact,
+    secrets_of,
 )
 
 # Parameters the SDK accepts by name; anything else travels in `extra_body`.
@@ -38,6 +40,7 @@ class OpenAIClient:
             base = base[: -len("/chat/completions")]
         self.model = model
         self.retry = retry or RetryPolicy()
+        self._secrets = secrets_of(api_key, headers)
         self.params = {k: v for k, v in (params or {}).items() if k in _SDK_PARAMS}
         extra = {k: v for k, v in (params or {}).items() if k not in _SDK_PARAMS}
         if extra:
@@ -58,7 +61,10 @@ class OpenAIClient:
         if request.tools:
             kwargs["tools"] = request.tools
         started = time.perf_counter()
-        answer, attempts = await self.retry.run(lambda: self._create(messages, kwargs))
+        try:
+            answer, attempts = await self.retry.run(lambda: self._create(messages, kwargs))
+        except ModelError as exc:
+            raise redact(exc, self._secrets) from None
         message, finish, usage = parse_completion(answer)
         return ModelReply(message, finish, usage, time.perf_counter() - started, attempts)
 
@@ -78,7 +84,7 @@ class OpenAIClient:
         try:
             await self._client.models.list()
         except openai.APIError as exc:
-            raise ModelError("connection_error", f"{self._client.base_url}: {exc}") from None
+            raise redact(ModelError("connection_error", f"{self._client.base_url}: {exc}"), self._secrets) from None
         return f"{self._client.base_url} answers"
 
     async def aclose(self) -> None:

@@ -8,6 +8,7 @@ out); `resume` keeps the finished rows of the output and runs only what is missi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import sys
 import threading
@@ -144,13 +145,14 @@ async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,
 
     async def produce() -> None:
         seq = 0
-        async for record in _records(config):
-            env = _environment(envs, record, needs_policy=is_builtin(config.model))
-            tid = task_id(record.data)
-            for sample in range(config.samples):
-                if (tid, sample) not in done:
-                    await jobs.put((seq, record, sample, env))
-                    seq += 1
+        async with contextlib.aclosing(_records(config)) as records:  # stops the reader thread on any exit
+            async for record in records:
+                env = _environment(envs, record, needs_policy=is_builtin(config.model))
+                tid = task_id(record.data)
+                for sample in range(config.samples):
+                    if (tid, sample) not in done:
+                        await jobs.put((seq, record, sample, env))
+                        seq += 1
         for _ in range(config.concurrency):
             await jobs.put(None)
 
@@ -173,7 +175,7 @@ def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[
     if not getattr(writer, "flush_scheduled", False):
         writer.flush_scheduled = True
         asyncio.get_running_loop().call_soon(_flush, writer)
-    summary.add(row)
+    summary.add_ran(row)
     progress.update(row)
 
 
@@ -197,12 +199,27 @@ def _environment(envs: Environments, record: Record, needs_policy: bool = False)
     return env
 
 
+class _ReaderStopped(Exception):
+    """The reader thread's signal that the event loop no longer wants records."""
+
+
 async def _records(config: EvalConfig):
     """Task records, read in a thread so a slow pipe never stalls the trajectories in flight."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue(maxsize=8)
     stats = ReadStats()
     stop = threading.Event()
+
+    def put(item: Any) -> None:
+        if stop.is_set():  # the run is over (finished, failed or interrupted): nobody reads any more
+            raise _ReaderStopped
+        coro = queue.put(item)
+        try:
+            future = asyncio.run_coroutine_threadsafe(coro, loop)
+        except RuntimeError:  # the loop is closed
+            coro.close()
+            raise _ReaderStopped from None
+        future.result()
 
     def produce() -> None:
         batch: list[Any] = []
@@ -211,15 +228,17 @@ async def _records(config: EvalConfig):
                                        validate=check_task):
                 batch.append(record)
                 if len(batch) >= 64:
-                    asyncio.run_coroutine_threadsafe(queue.put(batch), loop).result()
+                    put(batch)
                     batch = []
-                if stop.is_set():
-                    return
-            asyncio.run_coroutine_threadsafe(queue.put(batch), loop).result()
-            asyncio.run_coroutine_threadsafe(queue.put(None), loop).result()
+            put(batch)
+            put(None)
+        except _ReaderStopped:
+            return
         except BaseException as exc:  # handed to the event loop, raised there
-            if not stop.is_set():
-                asyncio.run_coroutine_threadsafe(queue.put(exc), loop).result()
+            try:
+                put(exc)
+            except _ReaderStopped:
+                return
 
     thread = threading.Thread(target=produce, daemon=True, name="bc-eval-reader")
     thread.start()

@@ -113,6 +113,21 @@ class Summary:
         self.total = _Group()
         self.by_source: dict[str, _Group] = defaultdict(_Group)
         self.by_generator: dict[str, _Group] = defaultdict(_Group)
+        self.ran = self.ran_errors = 0  # trajectories run by this invocation (kept rows of a resume excluded)
+        self.first_error: dict[str, Any] | None = None
+
+    def add_ran(self, row: dict[str, Any]) -> None:
+        """Count a trajectory this invocation ran (and `add` it)."""
+        self.ran += 1
+        if row.get("status") == "error":
+            self.ran_errors += 1
+            self.first_error = self.first_error or row.get("error")
+        self.add(row)
+
+    @property
+    def all_failed(self) -> bool:
+        """True when this invocation ran trajectories and every one ended with status "error"."""
+        return self.ran > 0 and self.ran_errors == self.ran
 
     def add(self, row: dict[str, Any]) -> None:
         task = row.get("input") or {}

@@ -1,7 +1,8 @@
 """`bc-train --check DIR`: verl itself composes, validates and loads everything in a run directory.
 
-Steps (each named on failure): keys (stale or unknown keys in config.yaml and --set overrides), compose
-(Hydra over verl's packaged configs), resolve, validate (verl's validate_config; dataclasses of rollout and
+Steps (each named on failure): files (manifest, config.yaml, run.sh), keys (stale or unknown keys in
+config.yaml and --set overrides), compose (Hydra over verl's packaged configs), resolve, files (every data and
+config file the config reads exists; a note when they lie outside the directory), validate (verl's validate_config; dataclasses of rollout and
 algorithm, or of the SFT engine/optim/checkpoint), tools (verl's tool registry; create -> execute -> release
 on sample rows), agent_loops (every `_target_` imports; every row's agent_name is registered), dataset
 (verl's RLHFDataset / our SFT dataset with an offline tokenizer; columns), reward (verl's custom reward
@@ -385,6 +386,32 @@ def _check_reward(cfg: Any, rows: list[dict[str, Any]]) -> str:
     return f"keys {sorted(keys or [])}; reference solutions scored 1.0 on {solved}/{len(rows)} row(s)"
 
 
+def _check_files(cfg: Any, run_dir: Path, mode: str) -> str:
+    """Every file the composed config reads exists (a missing one is named here, not as a crash later on)."""
+    from omegaconf import OmegaConf
+
+    keys = ["data.train_files", "data.val_files"]
+    if mode == "rl":
+        keys += ["actor_rollout_ref.rollout.multi_turn.tool_config_path",
+                 "actor_rollout_ref.rollout.agent.agent_loop_config_path"]
+    outside = []
+    count = 0
+    for key in keys:
+        value = OmegaConf.select(cfg, key)
+        paths = list(value) if OmegaConf.is_list(value) else [value]
+        for path in paths:
+            if path is None or (key == "data.val_files" and path == ""):
+                continue
+            count += 1
+            file = Path(str(path))
+            if not file.is_file():
+                raise CheckFailed("files", f"{key} = {path}: no such file")
+            if not file.resolve().is_relative_to(run_dir.resolve()):
+                outside.append(str(path))
+    note = f"; reads {len(outside)} file(s) outside {run_dir} (copied or moved? first: {outside[0]})" if outside else ""
+    return f"{count} data and config file(s) present{note}"
+
+
 def check_run_dir(run_dir: Path, log: Callable[[str], None] = print) -> bool:
     """Run every check on `run_dir`; log one line per step. False (after naming the step) on the first failure."""
     _require_verl()
@@ -412,7 +439,14 @@ def _run_checks(run_dir: Path, log: Callable[[str], None]) -> None:
     manifest_path = run_dir / MANIFEST
     if not manifest_path.exists() or not (run_dir / "config.yaml").exists():
         raise CheckFailed("files", f"{run_dir} lacks {MANIFEST} or config.yaml (not a bc-train run directory)")
-    manifest = orjson.loads(manifest_path.read_bytes())
+    try:
+        manifest = orjson.loads(manifest_path.read_bytes())
+        if not isinstance(manifest, dict):
+            raise ValueError("not a JSON object")
+    except ValueError as exc:
+        raise CheckFailed("files", f"{manifest_path}: unreadable ({exc}); rewrite the run with bc-train -o") from None
+    if not (run_dir / "run.sh").is_file():
+        raise CheckFailed("files", f"{run_dir} lacks run.sh; rewrite the run with bc-train -o")
     mode, overrides = manifest.get("mode", "rl"), list(manifest.get("overrides") or [])
     raw = OmegaConf.to_container(OmegaConf.load(run_dir / "config.yaml"))
     _check_keys(raw, overrides, _base_config("ppo_trainer" if mode == "rl" else "sft_trainer_engine"))
@@ -424,6 +458,7 @@ def _run_checks(run_dir: Path, log: Callable[[str], None]) -> None:
     except Exception as exc:
         raise CheckFailed("resolve", f"{type(exc).__name__}: {exc}") from None
     log("ok   resolve")
+    log(f"ok   files: {_check_files(cfg, run_dir, mode)}")
     if mode == "rl":
         _validate_rl(cfg)
         log("ok   validate: validate_config, rollout and algorithm dataclasses")

@@ -67,8 +67,8 @@ def cli(files: tuple[str, ...], out_dir: str | None, check_dir: str | None, mode
     if not out_dir:
         raise click.UsageError("give -o DIR (or --check DIR)")
     for item in overrides:
-        if "=" not in item:
-            raise click.UsageError(f"--set {item!r}: expected key=value")
+        if "=" not in item or item.startswith("-"):
+            raise click.UsageError(f"--set {item!r}: expected a Hydra override key=value")
     from .emit import emit_run
     from .verl_config import TrainOptions
 
@@ -81,6 +81,9 @@ def cli(files: tuple[str, ...], out_dir: str | None, check_dir: str | None, mode
     except BcError as exc:
         click.echo(f"bc-train: {exc}", err=True)
         sys.exit(exc.exit_code)
+    except OSError as exc:  # an output folder that cannot be made or written
+        click.echo(f"bc-train: {exc.filename or out_dir}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
     counts = ", ".join(f"{k} {v}" for k, v in manifest["counts"].items())
     click.echo(f"bc-train: {manifest['mode']} run in {out_dir} ({counts}); check: bc-train --check {out_dir}",
                err=True)

@@ -53,7 +53,7 @@ def _message_text(msg: dict[str, Any], where: str) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):  # text content parts
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+        return "".join(str(p.get("text") or "") for p in content if isinstance(p, dict))
     raise InputError(f"{where}: message content must be a string", field="content")
 
 
@@ -99,6 +99,8 @@ def rl_row(row: dict[str, Any], tool_names: list[str], row_tools: list[str], ind
 
 def _tool_call(call: dict[str, Any], where: str) -> dict[str, Any]:
     fn = call.get("function") or {}
+    if not isinstance(fn, dict):
+        raise InputError(f"{where}.tool_calls: 'function' must be an object", field=where)
     args = fn.get("arguments", "{}")
     if not isinstance(args, str):  # keep arguments as JSON text: dict arguments would be unified across rows
         args = dumps(args)
@@ -113,21 +115,30 @@ def sft_row(row: dict[str, Any]) -> dict[str, Any]:
         where = f"messages[{i}]"
         if not isinstance(msg, dict) or msg.get("role") not in ("system", "user", "assistant", "tool"):
             raise InputError(f"{where}: expected a chat message with a known role", field=where)
+        calls = msg.get("tool_calls") or []
+        if not isinstance(calls, list) or not all(isinstance(c, dict) for c in calls):
+            raise InputError(f"{where}.tool_calls: expected a list of tool call objects", field=where)
         messages.append({
             "role": msg["role"],
             "content": _message_text(msg, where),
-            "tool_calls": [_tool_call(c, where) for c in msg.get("tool_calls") or []],
+            "tool_calls": [_tool_call(c, where) for c in calls],
             "tool_call_id": str(msg.get("tool_call_id") or ""),
         })
     if not any(m["role"] == "assistant" for m in messages):
         raise InputError("no assistant message to learn from", field="messages")
     source = row.get("input") if isinstance(row.get("input"), dict) else row
+    tools = row.get("tools") or []
+    if not isinstance(tools, list) or not all(isinstance(t, dict) for t in tools):
+        raise InputError("tools: expected a list of OpenAI tool schemas", field="tools")
+    score = row.get("score") or 0.0
+    if isinstance(score, bool) or not isinstance(score, (int, float)):
+        raise InputError(f"score: expected a number, got {type(score).__name__}", field="score")
     return {
         "id": str(row.get("id") or ""),
         "data_source": str(row.get("data_source") or source.get("data_source") or ""),
         "messages": messages,
-        "tools": dumps(row.get("tools") or []),
-        "score": float(row.get("score") or 0.0),
+        "tools": dumps(tools),
+        "score": float(score),
     }
 
 

@@ -57,7 +57,7 @@ def _rows(records: list[Record], tool_names: list[str], per_source: dict[str, li
     for i, rec in enumerate(records):
         try:
             out.append(rl_row(rec.data, tool_names, per_source[rec.data["data_source"]], i))
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"cannot convert task row: {exc}", source=rec.source, line=rec.line) from None
         except InputError as exc:
             raise InputError(exc.reason, source=rec.source, line=rec.line, field=exc.field) from None

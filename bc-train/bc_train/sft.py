@@ -25,6 +25,8 @@ def _rows(records: list[Record]) -> list[dict[str, Any]]:
             out.append(sft_row(rec.data))
         except InputError as exc:
             raise InputError(exc.reason, source=rec.source, line=rec.line, field=exc.field) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise InputError(f"cannot convert SFT row: {exc}", source=rec.source, line=rec.line) from None
     return out
 
 

@@ -194,15 +194,19 @@ def write_yaml(path: Path, data: Any, header: str = "") -> None:
     path.write_text((header + "\n" if header else "") + text, encoding="utf-8")
 
 
+CONFIG_PATH_ARG = '--config-path="$RUN_DIR"'  # the one argument of run.sh that the shell must expand
+
+
 def launch_command(mode: str, opts: TrainOptions) -> list[str]:
     module = "verl.trainer.main_ppo" if mode == "rl" else "verl.trainer.sft_trainer"
-    return ["python3", "-m", module, '--config-path="$RUN_DIR"', "--config-name=config", *opts.overrides]
+    return ["python3", "-m", module, CONFIG_PATH_ARG, "--config-name=config", *opts.overrides]
 
 
 def run_sh(mode: str, opts: TrainOptions) -> str:
     """The launch script: `ray start` on the head (and the steps for workers) when nodes > 1."""
     cmd = launch_command(mode, opts)
-    parts = [c if c.startswith("--config-path") else shlex.quote(c) for c in cmd]
+    # quoted by position, never by content: an override may not smuggle shell code in (`--set '$(...)'`)
+    parts = [c if i == 3 and c == CONFIG_PATH_ARG else shlex.quote(c) for i, c in enumerate(cmd)]
     lines = ["#!/usr/bin/env bash",
              f"# {'GRPO' if mode == 'rl' else 'SFT'} with verl 0.9.1, written by bc-train. "
              "Extra Hydra overrides may follow: ./run.sh trainer.total_epochs=3",

@@ -11,8 +11,32 @@ import orjson
 from bc_common.bootcamp import RewardCalculator
 from bc_common.safe_eval import parse_number, safe_eval
 
-_FENCED = re.compile(r"```(?:json)?\s*(\{.*?\})\s*```", re.DOTALL)
+_FENCE_BODY = re.compile(r"(?:json)?\s*(\{.*\})\s*", re.DOTALL)
 _BARE = re.compile(r"\{[^{}]*\"result\"[^{}]*\}", re.DOTALL)
+_EXPONENT = re.compile(r"[eE][+-]?(\d+)")
+MAX_EXPONENT = 4096  # "1e999999999" would make Fraction build a billion-digit integer
+
+
+def fenced_blocks(text: str) -> list[str]:
+    """The `{...}` bodies of ```json fences, in order; linear time (a regex over the whole text is quadratic on
+    adversarial output like "```{" repeated)."""
+    parts = text.split("```")
+    blocks, i = [], 1
+    while i < len(parts) - 1:  # parts[i] lies between two fences
+        match = _FENCE_BODY.fullmatch(parts[i])
+        if match:
+            blocks.append(match.group(1))
+            i += 2  # the closing fence is used up
+        else:
+            i += 1  # the closing fence may open the next block
+    return blocks
+
+
+def _number(value: object) -> Fraction | None:
+    if isinstance(value, str) and any(int(e) > MAX_EXPONENT
+                                      for e in _EXPONENT.findall(re.sub(r"[\s,_]", "", value))):
+        return None
+    return parse_number(value)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -30,14 +54,14 @@ class ArithmeticRewardCalculator(RewardCalculator):
 
     @staticmethod
     def extract_output(output_str: str) -> Fraction | None:
-        candidates = _FENCED.findall(output_str) or _BARE.findall(output_str)
+        candidates = fenced_blocks(output_str) or _BARE.findall(output_str)
         for block in reversed(candidates):
             try:
                 data = orjson.loads(block)
             except orjson.JSONDecodeError:
                 continue
             if isinstance(data, dict) and "result" in data:
-                return parse_number(data["result"])
+                return _number(data["result"])
         return None
 
     @classmethod

@@ -55,3 +55,16 @@ def test_parse_number_accepts_answers_not_expressions():
 def test_format_number():
     assert format_number(Fraction(27)) == "27"
     assert format_number(Fraction(1, 3)) == "0.333333333333"
+
+
+def test_huge_exponents_in_answers_are_refused_fast():
+    start = time.perf_counter()
+    assert parse_number("1e999999999") is None
+    assert parse_number("1e9,999,999") is None
+    assert parse_number("2.5e3") == 2500
+    assert time.perf_counter() - start < 0.01
+
+
+def test_format_number_beyond_str_limits():
+    assert format_number(safe_eval("10**4096 * 10**4096 * 10**4096")).startswith("1.0000")
+    assert format_number(safe_eval("-(10**400)/3")).startswith("-3.333")

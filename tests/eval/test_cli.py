@@ -150,7 +150,7 @@ def test_seed_style_reward_and_tool_config_flags(tmp_path):
                    "--interaction-config", str(CONFIGS / "interaction_config.yaml"),
                    "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--retries", "0", "-q",
                    input=orjson.dumps(task))
-    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.returncode == 1, proc.stderr.decode()  # every trajectory failed (dead endpoint); rows written
     [row] = [orjson.loads(line) for line in proc.stdout.splitlines()]
     assert row["status"] == "error" and row["error"]["type"] == "connection_error"
     assert [t["function"]["name"] for t in row["tools"]] == ["calculate"]

@@ -1,0 +1,67 @@
+"""The arithmetic bootcamp against hostile model output: the verifier and the calculator stay fast and typed."""
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bc_common.tool_runtime import ToolRuntime
+from bootcamps.arithmetic import CONFIGS
+from bootcamps.arithmetic.reward import ArithmeticRewardCalculator as Reward
+
+IDENTITY = {"expression": "2 + 3", "expected_result": "5", "tolerance": "1e-6"}
+
+
+def fenced(value: str) -> str:
+    return f'```json\n{{"result": {value}}}\n```'
+
+
+@pytest.mark.parametrize("value", ['"1e999999999"', '"1e9,999,999"', '"1e 99999999"', '"1/1e999999999"',
+                                   '"-1E+99999999"'])
+def test_huge_exponents_are_refused_at_once(value):
+    started = time.perf_counter()
+    assert Reward.extract_output(fenced(value)) is None
+    assert Reward.verify_score(fenced(value), IDENTITY) == 0.0
+    assert time.perf_counter() - started < 0.5
+
+
+def test_extraction_is_linear_on_adversarial_fences():
+    text = "```{" * 50_000 + "x" * 50_000
+    started = time.perf_counter()
+    assert Reward.extract_output(text) is None
+    assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize("text, expected", [
+    (fenced("5"), 5),
+    ('a ```json\n{"result": 4}\n``` b ```{"result": "5"}```', 5),  # the last block wins
+    ('```python\nx = 1\n```{"result": 3}```', 3),  # a closing fence may open the next block
+    ('no fence {"result": 7}', 7),
+    (fenced('"2.5e3"'), 2500),
+])
+def test_extraction_still_finds_answers(text, expected):
+    assert Reward.extract_output(text) == expected
+
+
+@pytest.mark.parametrize("arguments, kind", [
+    ('{"expression": "__import__(\\"os\\").system(\\"id\\")"}', "invalid_expression"),
+    ('{"expression": "9**9**9"}', "invalid_expression"),
+    ('{"expression": "' + "1+" * 3_000_000 + '1"}', "invalid_arguments"),
+    ('{"expression": "10**4096 * 10**4096 * 10**4096"}', "result_too_large"),
+    ('{"expression": 5}', "invalid_arguments"),
+    ('{"expression": "1/0"}', "division_by_zero"),
+])
+def test_hostile_calculator_arguments_are_typed_errors(arguments, kind):
+    runtime = ToolRuntime.from_config(CONFIGS / "tool_config.yaml")
+
+    async def call():
+        session = runtime.session({}, None)
+        try:
+            return await session.call("calculate", arguments)
+        finally:
+            await session.close()
+
+    result = asyncio.run(call())
+    assert result.error is not None and result.error["type"] == kind, result
+    assert result.text.startswith("Error:")
