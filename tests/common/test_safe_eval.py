@@ -26,10 +26,13 @@ def test_exact_values(expr, value):
     "().__class__", "True + 1",
 ])
 def test_hostile_expressions_are_refused_fast(expr):
-    start = time.perf_counter()
-    with pytest.raises(UnsafeExpressionError):
-        safe_eval(expr)
-    assert time.perf_counter() - start < 0.005  # "well under a millisecond" typically; generous for CI noise
+    best = float("inf")
+    for _ in range(3):  # best of three: a scheduler hiccup on a loaded CI machine is not the evaluator's time
+        start = time.perf_counter()
+        with pytest.raises(UnsafeExpressionError):
+            safe_eval(expr)
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.002  # typically 5-40 µs
 
 
 def test_repeated_growth_is_bounded():
