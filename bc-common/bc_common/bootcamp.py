@@ -49,11 +49,18 @@ class InstructionGenerator:
 
 
 class RewardCalculator:
-    """Grades the assistant's own text against the identity. Never sees tool output or interaction text."""
+    """Grades the assistant's own text against the identity. Never sees tool output or interaction text.
+
+    `grades = "last"` (default) grades the final assistant message; `grades = "all"` grades every assistant
+    message in order (games, where the moves are the answer): `extract_output` then receives that list.
+    """
+
+    grades: ClassVar[str] = "last"
 
     @staticmethod
-    def extract_output(output_str: str) -> Any:
-        """Pull the candidate answer out of the final assistant text; None when there is none."""
+    def extract_output(output_str: Any) -> Any:
+        """Pull the candidate answer out of the final assistant text (or the list of assistant texts when
+        `grades == "all"`); None when there is none."""
         raise NotImplementedError
 
     @classmethod
@@ -62,15 +69,26 @@ class RewardCalculator:
         raise NotImplementedError
 
     @classmethod
-    def verify_score(cls, model_output: str | list[dict[str, Any]], identity: dict[str, Any],
+    def verify_score(cls, model_output: str | list, identity: dict[str, Any],
                      format_score: float = 0.0, **kwargs: Any) -> float:
-        """Score in [0, 1]. `model_output` is the final assistant text, or a message list whose last
-        assistant message is graded. `format_score` is given to a well-formed but wrong answer."""
-        text = final_assistant_text(model_output) if isinstance(model_output, list) else model_output
-        if not isinstance(text, str) or not text.strip():
-            return 0.0
+        """Score in [0, 1]. `model_output` is the final assistant text, or a message list whose assistant
+        messages are graded (the last one, or all of them). `format_score` is given to a well-formed but wrong
+        answer."""
+        if cls.grades == "all":
+            if isinstance(model_output, list):
+                texts = [t for t in model_output if isinstance(t, str)] if all(
+                    isinstance(t, str) for t in model_output) else assistant_texts(model_output)
+            else:
+                texts = [model_output]
+            if not any(isinstance(t, str) and t.strip() for t in texts):
+                return 0.0
+            candidate: Any = texts
+        else:
+            candidate = final_assistant_text(model_output) if isinstance(model_output, list) else model_output
+            if not isinstance(candidate, str) or not candidate.strip():
+                return 0.0
         try:
-            extracted = cls.extract_output(text)
+            extracted = cls.extract_output(candidate)
         except Exception:  # a verifier must not crash on hostile text
             return 0.0
         if extracted is None:
@@ -83,14 +101,22 @@ class RewardCalculator:
         return score if score >= 1.0 else max(score, float(format_score))
 
 
+def _content_text(content: Any) -> str:
+    if isinstance(content, list):  # content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return content or ""
+
+
+def assistant_texts(messages: list[dict[str, Any]]) -> list[str]:
+    """The text of every assistant message, in order (what a `grades = "all"` verifier grades)."""
+    return [_content_text(m.get("content")) for m in messages if isinstance(m, dict) and m.get("role") == "assistant"]
+
+
 def final_assistant_text(messages: list[dict[str, Any]]) -> str:
     """The content of the last assistant message (the text a verifier grades); '' when there is none."""
     for msg in reversed(messages):
-        if msg.get("role") == "assistant":
-            content = msg.get("content")
-            if isinstance(content, list):  # content parts
-                return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-            return content or ""
+        if isinstance(msg, dict) and msg.get("role") == "assistant":
+            return _content_text(msg.get("content"))
     return ""
 
 
