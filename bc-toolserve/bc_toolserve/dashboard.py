@@ -28,7 +28,7 @@ def render(state: dict[str, Any]) -> str:
     total = max(1, max((w["instances"] for w in workers), default=0))
     rows = []
     for w in workers:
-        mark = "&#x1F7E2; alive" if w["status"] == "alive" else "&#x1F534; dead"
+        mark = "&#x25CF; alive" if w["status"] == "alive" else "&#x25CF; dead"  # a dot every font has
         rows.append(
             "<tr>"
             f"<td class='worker-id'>{_e(w['worker_id'])}</td>"
