@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Protocol
 
-from bc_common.bootcamp import final_assistant_text
 from bc_common.records import task_id as task_id_of
 
 from .client import ModelError, ModelReply, ModelRequest
@@ -239,8 +238,7 @@ async def _interaction_turn(state: _State, interaction: Any, instance: str) -> b
 
 
 def _verify(env: Environment, messages: list[dict[str, Any]], identity: Any, kwargs: dict[str, Any]) -> float:
-    text = final_assistant_text(messages)
-    try:
-        return float(env.reward.verify_score(text, identity, **kwargs))
+    try:  # the last assistant message, or all of them for a `grades = "all"` verifier
+        return float(env.reward.verify_score(messages, identity, **kwargs))
     except Exception:  # verify_score guards the verifier; this guards a custom override of it
         return 0.0

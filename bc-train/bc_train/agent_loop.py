@@ -8,8 +8,10 @@ verl 0.9.1 has no interactions any more, so environment-driven turns live here. 
 
 Registered in `agent_loops.yaml` as `bc_agent` (`actor_rollout_ref.rollout.agent.agent_loop_config_path`);
 rows choose it with `agent_name`. It records for the reward function (via `extra_fields` -> `extra_info`):
-`turn_scores`, `tool_rewards` (verl's), `bc_final_text` (the last assistant turn, the only text the verifier
+`turn_scores`, `tool_rewards` (verl's), `bc_final_text` (the last assistant turn, the text a `grades = "last"`
+verifier grades), `bc_assistant_texts` (every assistant turn's text in order, what a `grades = "all"` verifier
 grades), `bc_tool_final_reward` (tools' calc_reward) and `bc_stop_reason` (completed | max_turns | length).
+Every sample carries all of these keys.
 This subclasses verl internals (`_handle_*_state`, `AgentData`): verl is pinned to 0.9.1 and
 tests/train/test_agent_loop.py guards the contract.
 """
@@ -55,11 +57,15 @@ class BcAgentLoop(ToolAgentLoop):
         self._trajectory_id = uuid.uuid4().hex
         self._interaction: Interaction | None = None
         self._final_text = ""
+        self._texts: list[str] = []
         self._stop_reason = "completed"
         self._tool_selection: list[str] | None = None
 
     async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
         self._trajectory_id = uuid.uuid4().hex
+        self._final_text, self._texts, self._stop_reason = "", [], "completed"
+        if kwargs.get("tools_kwargs") is None:  # a run without tools stores no tools_kwargs struct in parquet
+            kwargs["tools_kwargs"] = {}
         extra_info = kwargs.get("extra_info") or {}
         selection = extra_info.get("tool_selection")
         self._tool_selection = list(selection) if selection is not None else None
@@ -72,6 +78,7 @@ class BcAgentLoop(ToolAgentLoop):
                 await self._interaction.finalize_interaction(self._trajectory_id)
         output.extra_fields.update({
             "bc_final_text": self._final_text,
+            "bc_assistant_texts": list(self._texts),
             "bc_tool_final_reward": tool_final,
             "bc_stop_reason": self._stop_reason,
         })
@@ -121,6 +128,7 @@ class BcAgentLoop(ToolAgentLoop):
         n_messages = len(agent_data.messages)
         state = await super()._handle_generating_state(agent_data, sampling_params, ignore_termination)
         self._final_text = await self.loop.run_in_executor(None, self._clean_text, agent_data.response_ids)
+        self._texts.append(self._final_text)
         if len(agent_data.messages) == n_messages:  # verl stopped before parsing: a length or turn limit
             self._stop_reason = "length" if len(agent_data.response_mask) >= self.response_length else "max_turns"
             return AgentState.TERMINATED

@@ -317,9 +317,13 @@ def _check_sft_dataset(cfg: Any, tokenizer: Any) -> str:
     return f"{total} row(s), chat template applied with tools"
 
 
-def _reference_final_text(data_source: str, identity: Any, prompt: list[dict[str, Any]]) -> str | None:
-    """The final answer of the bootcamp's reference policy (tools run in-process), or None without one."""
+def _reference_texts(data_source: str, identity: Any, prompt: list[dict[str, Any]],
+                     interaction_kwargs: Any = None) -> list[str] | None:
+    """The assistant texts of the bootcamp's reference policy (tools and interaction run in-process), or None
+    without a policy."""
+    from bc_common.bootcamp import assistant_texts
     from bc_common.registry import get_bootcamp
+    from bc_common.tool_config import load_interaction_config
     from bc_common.tool_runtime import ToolRuntime
 
     manifest = get_bootcamp(data_source)
@@ -327,22 +331,33 @@ def _reference_final_text(data_source: str, identity: Any, prompt: list[dict[str
         return None
     runtime = ToolRuntime.from_config(manifest.tool_config) if manifest.tool_config else ToolRuntime({})
     policy = manifest.policy(identity, tools=list(runtime.tools))
+    interaction = (load_interaction_config(manifest.interaction_config).instantiate()
+                   if manifest.interaction_config and interaction_kwargs else None)
 
-    async def solve() -> str | None:
+    async def solve() -> list[str] | None:
         session = runtime.session({n: {"identity": identity} for n in runtime.tools})
+        inst = await interaction.start_interaction(None, identity=identity) if interaction else None
         messages = [dict(m) for m in prompt]
         try:
             for _ in range(16):
                 msg = policy.respond(messages)
                 messages.append(msg)
-                if not msg.get("tool_calls"):
-                    return msg.get("content") or ""
-                for call in msg["tool_calls"]:
-                    result = await session.call(call["function"]["name"], call["function"]["arguments"])
-                    messages.append({"role": "tool", "tool_call_id": call["id"], "content": result.text})
+                if msg.get("tool_calls"):
+                    for call in msg["tool_calls"]:
+                        result = await session.call(call["function"]["name"], call["function"]["arguments"])
+                        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result.text})
+                    continue
+                if interaction is None:
+                    return assistant_texts(messages)
+                terminate, text, _, _ = await interaction.generate_response(inst, messages)
+                if terminate:
+                    return assistant_texts(messages)
+                messages.append({"role": "user", "content": text})
             return None
         finally:
             await session.close()
+            if interaction is not None:
+                await interaction.finalize_interaction(inst)
 
     return asyncio.run(solve())
 
@@ -362,12 +377,15 @@ def _check_reward(cfg: Any, rows: list[dict[str, Any]]) -> str:
     for i, row in enumerate(rows):
         gt = row["reward_model"]["ground_truth"]
         base = dict(row.get("extra_info") or {})
-        reference = _reference_final_text(row["data_source"], loads_json_field(gt), row["prompt"])
-        cases = [("", {**base, "turn_scores": [], "tool_rewards": [], "num_turns": 2, "bc_final_text": ""}),
+        ikwargs = loads_json_field((base.get("interaction_kwargs") or {}).get("bc_json", "{}"))
+        texts = _reference_texts(row["data_source"], loads_json_field(gt), row["prompt"], ikwargs)
+        reference = texts[-1] if texts else None
+        cases = [("", {**base, "turn_scores": [], "tool_rewards": [], "num_turns": 2, "bc_final_text": "",
+                       "bc_assistant_texts": []}),
                  ("no answer", {**base, "num_turns": 2})]
         if reference is not None:
             cases.append((reference, {**base, "turn_scores": [1.0], "tool_rewards": [0.0], "num_turns": 4,
-                                      "bc_final_text": reference}))
+                                      "bc_final_text": reference, "bc_assistant_texts": texts}))
         for solution, extra in cases:
             try:
                 result = fn(data_source=row["data_source"], solution_str=solution, ground_truth=gt, extra_info=extra)

@@ -91,7 +91,7 @@ def rl_row(row: dict[str, Any], tool_names: list[str], row_tools: list[str], ind
             "tools_kwargs": {name: {"create_kwargs": {JSON_KEY: dumps(
                 (tools_kwargs.get(name) or {}).get("create_kwargs") or ({"identity": identity} if name in row_tools
                                                                         else {}))}}
-                             for name in tool_names},
+                             for name in tool_names} or None,  # parquet cannot store an empty struct
             "interaction_kwargs": {"name": str(interaction.get("name", "")), JSON_KEY: dumps(interaction)},
         },
     }

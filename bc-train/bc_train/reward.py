@@ -1,5 +1,5 @@
-"""verl's custom reward function: the bootcamp's verifier on the last assistant turn, plus an optional,
-configurable share of interaction turn scores and tool rewards.
+"""verl's custom reward function: the bootcamp's verifier on the last assistant turn (or on every assistant turn,
+for a `grades = "all"` verifier), plus an optional, configurable share of interaction turn scores and tool rewards.
 
     reward.custom_reward_function: {path: pkg://bc_train.reward, name: compute_score,
                                     reward_kwargs: {turn_weight: 0.0, tool_weight: 0.0, format_score: 0.0}}
@@ -8,9 +8,11 @@ The rule (the same for every sample, and every sample returns the same keys):
 
     score = acc + turn_weight * mean(turn_scores) + tool_weight * (sum(tool_rewards) + tool_final_reward)
 
-`acc` is `verify_score` of the last assistant turn only, never tool output or interaction text. Our agent
-loop (`bc_train.agent_loop.BcAgentLoop`) records that turn as `extra_info["bc_final_text"]`; rows rolled out
-by another loop are graded on `solution_str` with tool responses, tool calls and earlier turns cut away.
+`acc` is `verify_score` of the last assistant turn only, never tool output or interaction text; a verifier with
+`grades = "all"` (games, where the moves are the answer) gets every assistant turn's text, in order. Our agent
+loop (`bc_train.agent_loop.BcAgentLoop`) records them as `extra_info["bc_final_text"]` and
+`extra_info["bc_assistant_texts"]` (`graded_final_turn` is 1.0 when those records were graded); rows rolled out
+by another loop are graded on `solution_str` with tool responses, tool calls and user turns cut away.
 With the default weights (0) the reward is exactly the verifier's score, the usual choice for GRPO.
 """
 from __future__ import annotations
@@ -29,6 +31,7 @@ REWARD_KEYS = ("score", "acc", "turn_score_mean", "tool_reward_sum", "num_turns"
 _TOOL_RESPONSE = re.compile(r"<tool_response>.*?</tool_response>", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL)
 _TURN_MARK = re.compile(r"(?:^|\n)(?:<\|im_start\|>)?assistant\n")
+_USER_MARK = re.compile(r"(?:^|\n)(?:<\|im_start\|>)?user\n")
 
 
 @functools.lru_cache(maxsize=256)
@@ -41,6 +44,23 @@ def last_assistant_turn(solution_str: str) -> str:
     text = _TOOL_RESPONSE.sub("", solution_str or "")
     text = _TURN_MARK.split(text)[-1]
     return _TOOL_CALL.sub("", text).replace("<|im_end|>", "").strip()
+
+
+def assistant_turns(solution_str: str) -> list[str]:
+    """The text of every assistant turn in a decoded multi-turn response, in order (best effort, for other
+    loops): each turn is cut at the next user turn."""
+    text = _TOOL_RESPONSE.sub("", solution_str or "")
+    turns = [_USER_MARK.split(part)[0] for part in _TURN_MARK.split(text)]
+    return [_TOOL_CALL.sub("", t).replace("<|im_end|>", "").strip() for t in turns]
+
+
+def _texts(value: Any) -> list[str] | None:
+    """A recorded list of assistant texts (a list, tuple or numpy array of strings), else None."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)) and all(isinstance(t, str) for t in value):
+        return list(value)
+    return None
 
 
 def _floats(value: Any) -> list[float]:
@@ -62,10 +82,16 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
     """Score one rollout for verl. Returns a dict with the keys in `REWARD_KEYS` (always all of them)."""
     extra = dict(extra_info or {})
     identity = loads_json_field(ground_truth)
-    final = extra.get("bc_final_text")
-    graded_final = isinstance(final, str)
-    text = final if graded_final else last_assistant_turn(solution_str)
-    acc = float(_reward_class(data_source).verify_score(text, identity, format_score=format_score))
+    verifier = _reward_class(data_source)
+    if getattr(verifier, "grades", "last") == "all":
+        texts = _texts(extra.get("bc_assistant_texts"))
+        graded_final = texts is not None
+        graded: Any = texts if graded_final else assistant_turns(solution_str)
+    else:
+        final = extra.get("bc_final_text")
+        graded_final = isinstance(final, str)
+        graded = final if graded_final else last_assistant_turn(solution_str)
+    acc = float(verifier.verify_score(graded, identity, format_score=format_score))
     turn_scores = _floats(extra.get("turn_scores"))
     tool_rewards = _floats(extra.get("tool_rewards"))
     tool_sum = sum(tool_rewards) + sum(_floats(extra.get("bc_tool_final_reward")))

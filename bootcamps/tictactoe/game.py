@@ -1,0 +1,166 @@
+"""Tic-tac-toe rules, minimax, the seeded opponent, and the replay that both the verifier and the interaction use.
+
+A board is a 9-character string, cells 1-9 row by row, each "X", "O" or " ". The model plays X. The opponent's
+choice at ply p (marks already on the board) comes from a blake2b-keyed stream of (seed, p): with probability
+`skill` a minimax-optimal move, otherwise a uniformly random legal move. Nothing reads the global RNG or the clock.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from bc_common.seeding import RecordRandom
+
+EMPTY = " " * 9
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+_MOVE = re.compile(r"<move>([^<]{0,32})</move>")  # bounded: linear on hostile text
+
+
+def winner(board: str) -> str | None:
+    """"X" or "O" when that player has three in a row, else None."""
+    for a, b, c in LINES:
+        if board[a] != " " and board[a] == board[b] == board[c]:
+            return board[a]
+    return None
+
+
+def winning_line(board: str) -> tuple[int, int, int] | None:
+    """The completed line as cell numbers (1-9), or None."""
+    for line in LINES:
+        a, b, c = line
+        if board[a] != " " and board[a] == board[b] == board[c]:
+            return a + 1, b + 1, c + 1
+    return None
+
+
+def legal_moves(board: str) -> list[int]:
+    """Empty cells (1-9), ascending; none once the game is over."""
+    if winner(board):
+        return []
+    return [i + 1 for i, c in enumerate(board) if c == " "]
+
+
+def place(board: str, cell: int, mark: str) -> str:
+    return board[: cell - 1] + mark + board[cell:]
+
+
+@functools.cache
+def score(board: str, player: str) -> int:
+    """Minimax value for X with `player` to move: +(10 - marks) when X wins, -(10 - marks) when O wins, 0 a draw.
+    Faster wins score higher, so the values also order optimal moves by speed."""
+    won = winner(board)
+    marks = 9 - board.count(" ")
+    if won:
+        return (10 - marks) if won == "X" else -(10 - marks)
+    if marks == 9:
+        return 0
+    other = "O" if player == "X" else "X"
+    values = [score(place(board, m, player), other) for m in legal_moves(board)]
+    return max(values) if player == "X" else min(values)
+
+
+def outcome_value(board: str, player: str) -> int:
+    """The game-theoretic value for X (-1, 0, 1) with `player` to move."""
+    s = score(board, player)
+    return (s > 0) - (s < 0)
+
+
+def best_x_move(board: str) -> int:
+    """A perfect X move: the best minimax score (fastest win, else a draw), lowest cell on ties."""
+    moves = legal_moves(board)
+    return max(moves, key=lambda m: (score(place(board, m, "X"), "O"), -m))
+
+
+def opponent_rng(seed: int, ply: int) -> RecordRandom:
+    """The opponent's random stream for one ply: blake2b of (seed, ply), independent of everything else."""
+    key = f"tictactoe-opponent\x1f{int(seed)}\x1f{int(ply)}".encode()
+    return RecordRandom(int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little"))
+
+
+def opponent_move(board: str, seed: int, skill: float) -> int:
+    """O's move on `board`: minimax-optimal with probability `skill`, else a random legal move."""
+    moves = legal_moves(board)
+    rng = opponent_rng(seed, 9 - board.count(" "))
+    if rng.random() < float(skill):
+        values = {m: outcome_value(place(board, m, "O"), "X") for m in moves}
+        best = min(values.values())
+        moves = [m for m in moves if values[m] == best]
+    return rng.choice(moves)
+
+
+def opening_board(identity: dict) -> str:
+    """The board the model first sees: empty, or with O's opening move when O starts."""
+    if identity.get("first") == "O":
+        return place(EMPTY, opponent_move(EMPTY, identity["seed"], identity["skill"]), "O")
+    return EMPTY
+
+
+@dataclass
+class Replay:
+    """The game the X moves produce against the identity's opponent.
+
+    `result`: "win" | "draw" | "loss" | "illegal" | "unfinished"; `board` is the last position; `o_moves`
+    are O's moves in order (the opening move included); `bad_move` is the offending move when illegal."""
+
+    result: str
+    board: str
+    x_moves: list[int | None]
+    o_moves: list[int]
+    bad_move: object = None
+
+
+def replay(identity: dict, x_moves: Iterable[int | None]) -> Replay:
+    """Play `x_moves` (None = a malformed move) against the deterministic opponent. Never raises on bad moves."""
+    seed, skill = identity["seed"], identity["skill"]
+    board = opening_board(identity)
+    o_moves = [board.index("O") + 1] if "O" in board else []
+    played: list[int | None] = []
+    result = "unfinished"
+    for move in x_moves:
+        played.append(move)
+        if result != "unfinished" or move is None or not 1 <= move <= 9 or board[move - 1] != " ":
+            return Replay("illegal", board, played, o_moves, move)
+        board = place(board, move, "X")
+        if winner(board):
+            result = "win"
+        elif " " not in board:
+            result = "draw"
+        else:
+            reply = opponent_move(board, seed, skill)
+            o_moves.append(reply)
+            board = place(board, reply, "O")
+            if winner(board):
+                result = "loss"
+            elif " " not in board:
+                result = "draw"
+    return Replay(result, board, played, o_moves)
+
+
+def move_in(text: str) -> int | None | str:
+    """The move a reply makes: its last `<move>N</move>`. Returns the cell, None for a tag that is not a number
+    (an illegal move), or "" when the text has no move tag at all."""
+    found = _MOVE.findall(text or "")
+    if not found:
+        return ""
+    value = found[-1].strip()
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 2 else None
+
+
+def moves_in(texts: Iterable[str]) -> list[int | None]:
+    """X's moves from the assistant texts, in order: one per text that has a move tag (others are skipped)."""
+    out: list[int | None] = []
+    for text in texts:
+        move = move_in(text)
+        if move != "":
+            out.append(move)  # type: ignore[arg-type]
+    return out
+
+
+def render(board: str) -> str:
+    """The board as the model sees it: marks, and the number of every empty cell."""
+    cells = [c if c != " " else str(i + 1) for i, c in enumerate(board)]
+    rows = [" " + " | ".join(cells[r * 3: r * 3 + 3]) for r in range(3)]
+    return "\n---+---+---\n".join(rows)

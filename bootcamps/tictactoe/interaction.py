@@ -1,0 +1,52 @@
+"""The opponent's voice: replays X's moves so far, answers with O's move and the new board, ends the game."""
+from __future__ import annotations
+
+from typing import Any
+
+from bc_common.bootcamp import Interaction, assistant_texts
+
+from .game import move_in, moves_in, render, replay, winning_line
+
+# turn scores at the end of a game; 0 for a turn that does not end it
+TURN_SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0, "illegal": 0.0, "missing": 0.0}
+
+
+class TicTacToeInteraction(Interaction):
+    """Stateless over the game: every turn replays all assistant moves (the verifier's rule), so the reply and
+    the grade cannot disagree. Terminates on a win, a draw, a loss, or an illegal or missing move."""
+
+    async def generate_response(self, instance_id: str, messages: list[dict[str, Any]],
+                                **kwargs: Any) -> tuple[bool, str, float, dict[str, Any]]:
+        state = self._instances[instance_id]
+        texts = assistant_texts(messages)
+        if not texts or move_in(texts[-1]) == "":
+            return self._end(state, "missing", "I could not find your move: reply with <move>N</move>, N the "
+                                               "number of an empty cell. You lose this game.", None)
+        game = replay(state["identity"], moves_in(texts))
+        x = game.x_moves[-1]
+        if game.result == "illegal":
+            why = "that cell is taken" if isinstance(x, int) and 1 <= x <= 9 else "cells are numbered 1-9"
+            return self._end(state, "illegal", f"Illegal move ({why}). You lose this game.\n\n{render(game.board)}",
+                             game)
+        board = render(game.board)
+        if game.result == "win":
+            return self._end(state, "win", f"You played {x}: three in a row {_line(game.board)}. You win!\n\n"
+                                           f"{board}", game)
+        opened = 1 if state["identity"].get("first") == "O" else 0
+        o_reply = game.o_moves[-1] if len(game.o_moves) == len(game.x_moves) + opened else None
+        said = f"You played {x}." + (f" I play {o_reply}." if o_reply else "")
+        if game.result == "loss":
+            return self._end(state, "loss", f"{said} Three in a row {_line(game.board)}: I win.\n\n{board}", game)
+        if game.result == "draw":
+            return self._end(state, "draw", f"{said} The board is full: a draw.\n\n{board}", game)
+        state["turn_scores"].append(0.0)
+        return False, f"{said}\n\n{board}\n\nYour move: <move>N</move>.", 0.0, {"board": game.board}
+
+    def _end(self, state: dict[str, Any], result: str, text: str, game: Any) -> tuple[bool, str, float, dict]:
+        score = TURN_SCORES[result]
+        state["turn_scores"].append(score)
+        return True, text, score, {"result": result, "board": game.board if game else None}
+
+
+def _line(board: str) -> str:
+    return "-".join(map(str, winning_line(board) or ()))
