@@ -7,11 +7,12 @@ BIN=.venv/bin
 OUT=runs/demo
 rm -rf "$OUT" && mkdir -p "$OUT"
 
-echo "== 1. bc-gen: 200 arithmetic tasks (seeded: the same bytes on every machine)" >&2
-"$BIN/bc-gen" arithmetic -n 200 --seed 1 -o "$OUT/tasks.jsonl"
+echo "== 1. bc-gen: 200 arithmetic tasks (tools + feedback) and 100 tic-tac-toe games (environment-driven)," >&2
+echo "      seeded: the same bytes on every machine" >&2
+{ "$BIN/bc-gen" arithmetic -n 200 --seed 1; "$BIN/bc-gen" tictactoe -n 100 --seed 1; } > "$OUT/tasks.jsonl"
 
-echo "== 2. bc-eval: the built-in noisy model (the reference policy, wrong 30% of the time) x 2 samples," >&2
-echo "      through the calculator tool and the feedback interaction" >&2
+echo "== 2. bc-eval: the built-in noisy model (each bootcamp's reference policy, wrong 30% of the time) x 2 samples," >&2
+echo "      through the tools and the environment's replies; the summary is per bootcamp" >&2
 "$BIN/bc-eval" "$OUT/tasks.jsonl" --model builtin:noisy --samples 2 -c 64 \
   -o "$OUT/trajectories.jsonl" --summary "$OUT/summary.json"
 
@@ -20,7 +21,7 @@ echo "== one trajectory with a wrong answer, the environment's feedback and the 
 import json, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
-    if len(t["reward"]["turn_scores"]) > 1:
+    if t["input"]["data_source"] == "bootcamp/arithmetic" and len(t["reward"]["turn_scores"]) > 1:
         break
 for m in t["messages"]:
     text = (m.get("content") or "").replace("\n", " ")

@@ -136,25 +136,33 @@ def parse_number(text: object) -> Fraction | None:
 
 
 def format_number(value: Fraction, digits: int = 12) -> str:
-    """An exact integer as is; otherwise a decimal with `digits` significant digits (and the exact fraction)."""
+    """An integer exactly; anything else rounded exactly (from the fraction, never through a float) to `digits`
+    significant digits: '27', '0.333333333333', '66348.9166666666667', '1.5e-09', '1e+12288'."""
     if value.denominator == 1:
         try:
             return str(value.numerator)
-        except ValueError:  # beyond Python's int-to-str digit limit: scientific notation instead
-            return f"{float(value):.{digits}g}" if abs(value) < Fraction(10) ** 300 else _scientific(value, digits)
-    return f"{float(value):.{digits}g}" if abs(value) < Fraction(10) ** 300 else _scientific(value, digits)
-
-
-def _scientific(value: Fraction, digits: int) -> str:
-    """Scientific notation for values too large for float or for str(int)."""
+        except ValueError:  # beyond Python's int-to-str digit limit: scientific notation below
+            pass
+    if value == 0:
+        return "0"
     sign = "-" if value < 0 else ""
-    value = abs(value)
-    exponent = int(value.numerator.bit_length() - value.denominator.bit_length()) * 30103 // 100000
-    scaled = value / Fraction(10) ** exponent
-    while scaled >= 10:
-        scaled /= 10
-        exponent += 1
-    while scaled < 1:
-        scaled *= 10
-        exponent -= 1
-    return f"{sign}{float(scaled):.{digits - 1}f}e+{exponent}"
+    v = abs(value)
+    exp = (v.numerator.bit_length() - v.denominator.bit_length()) * 30103 // 100000  # ~log10, then exact:
+    while v >= Fraction(10) ** (exp + 1):
+        exp += 1
+    while v < Fraction(10) ** exp:
+        exp -= 1
+    scaled = v * Fraction(10) ** (digits - 1 - exp)
+    n = round(scaled)  # Fraction rounds half to even
+    if n == 10**digits:
+        n //= 10
+        exp += 1
+    figures = str(n).rstrip("0") or "0"
+    if -5 <= exp < digits:
+        if exp >= 0:
+            whole, frac = figures[: exp + 1].ljust(exp + 1, "0"), figures[exp + 1:]
+        else:
+            whole, frac = "0", "0" * (-exp - 1) + figures
+        return f"{sign}{whole}.{frac}" if frac else f"{sign}{whole}"
+    mantissa = figures[0] + (f".{figures[1:]}" if len(figures) > 1 else "")
+    return f"{sign}{mantissa}e{exp:+03d}"

@@ -70,4 +70,4 @@ def test_huge_results_come_back_in_scientific_notation():
     runtime = ToolRuntime.from_config(CONFIGS / "tool_config.yaml")
     session = runtime.session({}, None)
     result = asyncio.run(session.call("calculate", '{"expression": "10**4096 * 10**4096 * 10**4096"}'))
-    assert result.ok and result.text.startswith("1.0000") and result.text.endswith("e+12288")
+    assert result.ok and result.text == "1e+12288"
