@@ -5,6 +5,7 @@ Exit codes: 0 success; 1 runtime failure; 2 bad input, bad config or bad usage; 
 from __future__ import annotations
 
 import functools
+import os
 import signal
 import sys
 import threading
@@ -20,7 +21,14 @@ _BAD_PATH = (IsADirectoryError, NotADirectoryError, FileNotFoundError, Permissio
 EXIT_CODES_HELP = "Exit codes: 0 ok, 1 failure, 2 bad input/config/usage, 130 interrupted."
 
 
+_owner_pid = 0
+
+
 def _interrupt(signum: int, frame: Any) -> None:
+    if os.getpid() != _owner_pid:  # a forked worker (e.g. a multiprocessing pool being terminated): die at once
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return
     raise KeyboardInterrupt
 
 
@@ -32,6 +40,8 @@ def report_errors(prog: str) -> Callable[[F], F]:
         def inner(*args: Any, **kwargs: Any) -> Any:
             if threading.current_thread() is threading.main_thread():
                 # SIGTERM unwinds like Ctrl-C: temp files are removed, nothing half-written is published
+                global _owner_pid
+                _owner_pid = os.getpid()
                 signal.signal(signal.SIGTERM, _interrupt)
             try:
                 return fn(*args, **kwargs)

@@ -1,6 +1,6 @@
 """Per-record seeding: item i is the same on every machine, whatever the sharding.
 
-`Random(seed + idx)` (reasoning-gym) gives neighbouring seeds correlated streams; a keyed blake2b of every
+`Random(seed + idx)` (reasoning-gym) gives neighbouring seeds correlated streams; a blake2b of every
 coordinate of the record does not.
 """
 from __future__ import annotations
@@ -13,11 +13,19 @@ import struct
 
 import orjson
 
+_WORDS = struct.Struct("<8Q").unpack
+_BLOCK0 = bytes(8)
+
+
+def record_key(bootcamp: str, config_hash: str, split: str, base_seed: int, index: int, attempt: int = 0) -> bytes:
+    """The byte key of one record's random stream: every coordinate, `\\x1f`-separated."""
+    return f"{bootcamp}\x1f{config_hash}\x1f{split}\x1f{base_seed}\x1f{index}\x1f{attempt}".encode()
+
 
 def seed_of(bootcamp: str, config_hash: str, split: str, index: int, base_seed: int, attempt: int = 0) -> int:
-    """A 64-bit seed for one record. `seed_of("arithmetic", "ab12", "train", 3, 7)` is stable forever."""
-    key = f"{bootcamp}\x1f{config_hash}\x1f{split}\x1f{base_seed}\x1f{index}\x1f{attempt}".encode()
-    return int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little")
+    """A 64-bit seed for one record (word 0 of its stream, see `RecordRandom`). Stable forever."""
+    key = record_key(bootcamp, config_hash, split, base_seed, index, attempt)
+    return _WORDS(hashlib.blake2b(key + _BLOCK0, digest_size=64).digest())[0]
 
 
 def rng_for(*coords: object) -> random.Random:
@@ -46,14 +54,14 @@ def identity_hash(identity: object) -> str:
     return hashlib.blake2b(canonical_json(identity), digest_size=12).hexdigest()
 
 
-_WORDS = struct.Struct("<8Q").unpack
-
-
 class RecordRandom(random.Random):
     """The per-record `self.rng`: the full `random.Random` API over blake2b in counter mode.
 
-    Mersenne Twister spends ~3.5 µs seeding its 2.5 KB state: more than a small generator spends making a whole
-    row. Here seeding is an assignment, and each blake2b call yields eight 64-bit words of PRF output.
+    A stream has a byte key K; its block b (b = 0, 1, ...) is `blake2b(K + b.to_bytes(8, "little"), digest_size=64)`,
+    read as eight little-endian 64-bit words, in order. `seed(a)` (an integer) uses K = (a mod 2**64) as 8
+    little-endian bytes and draws from word 0. A record's stream (`seed_record`) uses K = `record_key(...)` and draws
+    from word 1: word 0 of its block 0 is the record's seed (`seed_of`), which names its row; one hash gives both.
+    Mersenne Twister spends ~3.5 µs seeding its 2.5 KB state: more than a small generator spends making a whole row.
     """
 
     def __init__(self, seed: int = 0):
@@ -72,10 +80,20 @@ class RecordRandom(random.Random):
         self._pos = 0
         self.gauss_next = None
 
+    def seed_record(self, key: bytes) -> int:
+        """Reseed to the record stream keyed by `key` (a `record_key`); returns the record's seed (`seed_of`)."""
+        words = _WORDS(hashlib.blake2b(key + _BLOCK0, digest_size=64).digest())
+        self._key = key
+        self._block = 1
+        self._words = words
+        self._pos = 1
+        self.gauss_next = None
+        return words[0]
+
     def _next(self) -> int:
         if self._pos == len(self._words):
-            self._words = _WORDS(hashlib.blake2b(self._block.to_bytes(8, "little"), digest_size=64,
-                                                 key=self._key).digest())
+            self._words = _WORDS(hashlib.blake2b(self._key + self._block.to_bytes(8, "little"),
+                                                 digest_size=64).digest())
             self._block += 1
             self._pos = 0
         word = self._words[self._pos]

@@ -42,11 +42,10 @@ class ToolRuntime:
 
     def __init__(self, tools: dict[str, Tool]):
         self.tools = dict(tools)
-        self._validators = {
-            name: Draft202012Validator(tool.tool_schema.get("function", {}).get("parameters")
-                                       or {"type": "object"})
-            for name, tool in self.tools.items()
-        }
+        schemas = {name: tool.tool_schema.get("function", {}).get("parameters") or {"type": "object"}
+                   for name, tool in self.tools.items()}
+        self._validators = {name: Draft202012Validator(schema) for name, schema in schemas.items()}
+        self._accepts = {name: simple_acceptor(schema) for name, schema in schemas.items()}
 
     @classmethod
     def from_specs(cls, specs: list[ToolSpec]) -> ToolRuntime:
@@ -68,6 +67,9 @@ class ToolRuntime:
 
     def validate(self, name: str, arguments: dict[str, Any]) -> str | None:
         """The first schema violation as text, or None when the arguments are valid."""
+        accepts = self._accepts[name]
+        if accepts is not None and accepts(arguments):
+            return None  # a simple schema the arguments satisfy; jsonschema words the rejections
         error = next(iter(self._validators[name].iter_errors(arguments)), None)
         if error is None:
             return None
@@ -146,6 +148,66 @@ class ToolSession:
                 except Exception:
                     pass
         return rewards
+
+
+_ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$comment", "deprecated", "readOnly",
+                          "writeOnly"})
+_TYPE_CHECKS: dict[str, Any] = {
+    "string": lambda v: v.__class__ is str,
+    "boolean": lambda v: v.__class__ is bool,
+    "null": lambda v: v is None,
+    "object": lambda v: v.__class__ is dict,
+    "array": lambda v: v.__class__ is list,
+    "integer": lambda v: v.__class__ is int,
+    "number": lambda v: v.__class__ is int or v.__class__ is float,
+}
+
+
+def simple_acceptor(schema: Any) -> Any:
+    """A fast check for the usual tool schema (an object of typed properties, `required`, `additionalProperties:
+    false`, annotations): True only where jsonschema accepts too. None for any other schema. Its False means
+    "ask jsonschema", which decides and words the error: decisions and messages stay jsonschema's."""
+    if not isinstance(schema, dict) or set(schema) - _ANNOTATIONS - {"type", "properties", "required",
+                                                                      "additionalProperties"}:
+        return None
+    if schema.get("type") != "object":
+        return None
+    properties = schema.get("properties", {})
+    required = schema.get("required", [])
+    extra_ok = schema.get("additionalProperties", True)
+    if not isinstance(properties, dict) or not isinstance(required, list) or not isinstance(extra_ok, bool):
+        return None
+    if not all(isinstance(r, str) for r in required):
+        return None
+    checks = {}
+    for key, sub in properties.items():
+        if sub is True:
+            continue
+        if not isinstance(sub, dict) or set(sub) - _ANNOTATIONS - {"type"} or "type" not in sub:
+            return None
+        kind = sub["type"]
+        if not isinstance(kind, str) or kind not in _TYPE_CHECKS:
+            return None
+        checks[key] = _TYPE_CHECKS[kind]
+    required_keys = tuple(required)
+    known = frozenset(properties)
+
+    def accepts(arguments: dict[str, Any]) -> bool:
+        if arguments.__class__ is not dict:
+            return False
+        for key in required_keys:
+            if key not in arguments:
+                return False
+        for key, value in arguments.items():
+            check = checks.get(key)
+            if check is not None:
+                if not check(value):
+                    return False
+            elif not extra_ok and key not in known:
+                return False
+        return True
+
+    return accepts
 
 
 def _error(kind: str, text: str) -> ToolResult:

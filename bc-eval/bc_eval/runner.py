@@ -106,12 +106,22 @@ def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
     gc.freeze()  # long-lived imports and configs leave the collector's scans: less CPU per trajectory
     gc.set_threshold(max(thresholds[0], 20000), thresholds[1], thresholds[2])
     try:
-        asyncio.run(_evaluate(config, writer, summary, done))
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            runner.run(_evaluate(config, writer, summary, done))
     finally:
         gc.set_threshold(*thresholds)
         gc.unfreeze()
         writer.close()
     return summary
+
+
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where installed (about a third less client CPU per model call), else asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,

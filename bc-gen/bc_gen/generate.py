@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+from collections import deque
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bc_common.errors import ConfigError
 
-from .rows import RowSpec, TaskFactory
+from .rows import DedupKey, RowSpec, TaskFactory
 
 CHUNK = 1024
 MAX_ATTEMPTS = 64
@@ -33,12 +35,12 @@ def _init_worker(spec: RowSpec) -> None:
     _worker_factory = TaskFactory(spec)
 
 
-def _work(chunk: list[tuple[int, bool]]) -> list[tuple[bytes, bytes | None]]:
+def _work(chunk: list[tuple[int, bool]]) -> list[tuple[DedupKey, bytes | None]]:
     assert _worker_factory is not None
     return _draw(_worker_factory, chunk)
 
 
-def _draw(factory: TaskFactory, chunk: list[tuple[int, bool]]) -> list[tuple[bytes, bytes | None]]:
+def _draw(factory: TaskFactory, chunk: list[tuple[int, bool]]) -> list[tuple[DedupKey, bytes | None]]:
     out = []
     for index, render in chunk:
         if render:
@@ -54,11 +56,11 @@ def _chunks(plan: list[tuple[int, bool]], size: int) -> Iterator[list[tuple[int,
 
 
 def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = None, jobs: int = 1,
-             dedup: bool = True, seen: set[bytes] | None = None, stats: GenStats | None = None,
+             dedup: bool = True, seen: set[DedupKey] | None = None, stats: GenStats | None = None,
              factory: TaskFactory | None = None) -> Iterator[bytes]:
     """Yield JSONL row bytes for `indices` in order. With `emit`, only those indices are rendered and
     yielded; the others are still drawn so that deduplication decisions match the full run.
-    `seen` holds identity hashes to avoid (earlier splits) and receives the new ones."""
+    `seen` holds dedup keys (`TaskFactory.identity_hash`) to avoid (earlier splits) and receives the new ones."""
     stats = stats if stats is not None else GenStats()
     seen = seen if seen is not None else set()
     if jobs <= 1 and emit is None:
@@ -68,13 +70,13 @@ def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = N
     if not dedup:
         plan = [p for p in plan if p[1]]
     factory = factory or TaskFactory(spec)
-    results: Iterable[list[tuple[bytes, bytes | None]]]
+    results: Iterable[list[tuple[DedupKey, bytes | None]]]
     pool = None
     if jobs > 1 and len(plan) > CHUNK:
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        pool = ctx.Pool(jobs, initializer=_init_worker, initargs=(spec,))
+        pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(spec,))
         size = max(64, min(CHUNK, len(plan) // (jobs * 8) or 64))
-        results = pool.imap(_work, _chunks(plan, size))
+        results = _ordered(pool, _chunks(plan, size), window=jobs * 4)
     else:
         results = (_draw(factory, c) for c in _chunks(plan, CHUNK))
     try:
@@ -93,26 +95,44 @@ def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = N
                     yield line
     finally:
         if pool is not None:
-            pool.terminate()
+            # not multiprocessing.Pool: its terminate() can hang on a worker it never signals (seen ~1 run in 10)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _sequential(factory: TaskFactory, indices: Iterable[int], dedup: bool, seen: set[bytes], stats: GenStats,
+def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[list[tuple[int, bool]]],
+             window: int) -> Iterator[list[tuple[DedupKey, bytes | None]]]:
+    """Results of `_work` over `chunks` in order, with at most `window` chunks in flight (bounded memory)."""
+    pending: deque = deque()
+    for chunk in chunks:
+        pending.append(pool.submit(_work, chunk))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
+
+
+def _sequential(factory: TaskFactory, indices: Iterable[int], dedup: bool, seen: set[DedupKey], stats: GenStats,
                 spec: RowSpec) -> Iterator[bytes]:
     """The one-process path: the same decisions as the chunked one, without its bookkeeping."""
     row = factory.row
-    for index in indices:
-        digest, line = row(index)
-        if dedup:
-            if digest in seen:
-                digest, line = _redraw(factory, index, True, seen, spec)
-                stats.regenerated += 1
-            seen.add(digest)
-        stats.rows += 1
-        yield line
+    add = seen.add
+    count = 0
+    try:
+        for index in indices:
+            digest, line = row(index)
+            if dedup:
+                if digest in seen:
+                    digest, line = _redraw(factory, index, True, seen, spec)
+                    stats.regenerated += 1
+                add(digest)
+            count += 1
+            yield line
+    finally:
+        stats.rows += count
 
 
-def _redraw(factory: TaskFactory, index: int, render: bool, seen: set[bytes],
-            spec: RowSpec) -> tuple[bytes, bytes | None]:
+def _redraw(factory: TaskFactory, index: int, render: bool, seen: set[DedupKey],
+            spec: RowSpec) -> tuple[DedupKey, bytes | None]:
     for attempt in range(1, MAX_ATTEMPTS + 1):
         identity = factory.identity(index, attempt)
         digest = factory.identity_hash(identity)

@@ -13,7 +13,7 @@ from bc_common.records import task_identity
 from bc_common.registry import get_bootcamp
 
 from .generate import GenStats, generate
-from .rows import RowSpec, TaskFactory
+from .rows import DedupKey, RowSpec, TaskFactory
 
 
 @dataclass
@@ -64,7 +64,7 @@ def _exclusion_row(row: Any) -> None:
         raise InputError("not a task row (no reward_model.ground_truth) to exclude", field="reward_model")
 
 
-def excluded_hashes(paths: list[str], factory: TaskFactory) -> set[bytes]:
+def excluded_hashes(paths: list[str], factory: TaskFactory) -> set[DedupKey]:
     """Identity hashes of the task rows (or trajectories' tasks) in `paths`, to keep a new split disjoint."""
     return {factory.identity_hash(task_identity(rec.data.get("input", rec.data)))
             for rec in read_records(paths, validate=_exclusion_row)}

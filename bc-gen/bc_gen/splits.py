@@ -13,7 +13,7 @@ from bc_common.parquet_io import write_parquet
 from bc_common.seeding import rng_for
 
 from .generate import GenStats, generate
-from .rows import RowSpec
+from .rows import DedupKey, RowSpec
 
 
 @dataclass
@@ -65,7 +65,7 @@ def generate_splits(run: ConfigRun, log=print) -> Iterator[tuple[str, list[bytes
     splits = run.split_samples or cfg.split_samples or {"train": 100}
     seed = cfg.seed if run.seed is None else run.seed
     shuffle = cfg.shuffle if run.shuffle is None else run.shuffle
-    seen: set[bytes] = set()
+    seen: set[DedupKey] = set()
     for split, count in splits.items():
         stats = GenStats()
         lines: list[bytes] = []

@@ -68,4 +68,6 @@ class ArithmeticRewardCalculator(RewardCalculator):
     def _verify_correction(cls, extracted: Fraction, identity: dict[str, Any], **kwargs: Any) -> bool:
         expected = exact_value(identity["expression"])
         tolerance = _fraction(str(kwargs.get("tolerance", identity.get("tolerance", "1e-6"))))
+        if extracted == expected and tolerance >= 0:  # the exact answer: skip the Fraction arithmetic below
+            return True
         return abs(extracted - expected) <= tolerance * max(Fraction(1), abs(expected))

@@ -75,3 +75,67 @@ def test_only_allowed_tools_are_offered():
     assert session.schemas == []
     res = asyncio.run(session.call("calculate", {"expression": "1"}))
     assert res.error["type"] == "unknown_tool"
+
+
+# The fast acceptor must never accept what jsonschema rejects, must accept the common valid calls, and the
+# runtime's answer (None or the message) must be jsonschema's on every input.
+TRICKY_SCHEMAS = [
+    {"type": "object", "properties": {"expression": {"type": "string", "description": "e.g. 1 + 2"}},
+     "required": ["expression"]},
+    {"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}, "b": {"type": "boolean"},
+                                      "z": {"type": "null"}, "o": {"type": "object"}, "a": {"type": "array"},
+                                      "any": True},
+     "required": ["n"], "additionalProperties": False, "title": "t"},
+    {"type": "object", "properties": {"ghost": {"type": "string"}}, "required": ["ghost", "other"],
+     "additionalProperties": False},
+    {"type": "object", "properties": {}, "additionalProperties": False},
+    {"type": "object"},
+]
+TRICKY_ARGUMENTS = [
+    {}, {"expression": "1 + 1"}, {"expression": 3}, {"expression": None}, {"expression": True},
+    {"expression": "x", "extra": 1}, {"n": 1}, {"n": True}, {"n": 1.0}, {"n": 1.5}, {"n": "1"}, {"n": 2**70},
+    {"n": 1, "x": 1}, {"n": 1, "x": 1.5}, {"n": 1, "x": False}, {"n": 1, "x": float("nan")}, {"n": 1, "b": 0},
+    {"n": 1, "b": False}, {"n": 1, "z": None}, {"n": 1, "z": 0}, {"n": 1, "o": {}}, {"n": 1, "o": []},
+    {"n": 1, "a": []}, {"n": 1, "a": ()}, {"n": 1, "a": {}}, {"n": 1, "any": object()}, {"n": 1, "more": 1},
+    {"ghost": "a"}, {"ghost": "a", "other": 1}, {"other": 1}, {"ghost": 1, "other": 1},
+    {"expression": type("S", (str,), {})("sub")}, {"n": type("I", (int,), {})(3)},
+]
+
+
+def test_simple_acceptor_matches_jsonschema_on_tricky_inputs():
+    from jsonschema import Draft202012Validator
+
+    from bc_common.tool_runtime import simple_acceptor
+
+    for schema in TRICKY_SCHEMAS:
+        accepts = simple_acceptor(schema)
+        assert accepts is not None, schema
+        tool = CountingTool({}, {"type": "function", "function": {"name": "t", "parameters": schema}})
+        runtime = ToolRuntime({"t": tool})
+        slow = Draft202012Validator(schema)
+        for args in TRICKY_ARGUMENTS:
+            valid = slow.is_valid(args)
+            if accepts(args):
+                assert valid, (schema, args)
+            first = next(iter(slow.iter_errors(args)), None)
+            expected = None if first is None else (
+                ("/".join(map(str, first.absolute_path)) + ": " if first.absolute_path else "") + first.message)
+            assert runtime.validate("t", args) == expected, (schema, args)
+    # the common call takes the fast path
+    assert simple_acceptor(TRICKY_SCHEMAS[0])({"expression": "1 + 1"}) is True
+
+
+def test_simple_acceptor_declines_other_schemas():
+    from bc_common.tool_runtime import simple_acceptor
+
+    for schema in [{"type": "object", "properties": {"s": {"type": "string", "minLength": 2}}},
+                   {"type": "object", "properties": {"s": {"enum": [1, 2]}}},
+                   {"type": "object", "properties": {"s": {"type": ["string", "null"]}}},
+                   {"type": "object", "additionalProperties": {"type": "string"}},
+                   {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+                   {"type": "object", "required": "expression"},
+                   {"type": "object", "properties": {"s": {"type": "strin"}}},
+                   {"type": "object", "properties": {"s": False}},
+                   {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"},
+                   {"type": "array"}, {"properties": {}}, True, None]:
+        assert simple_acceptor(schema) is None, schema
