@@ -45,16 +45,19 @@ def safe_eval(expr: str, *, max_length: int = MAX_LENGTH) -> Fraction:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         raise UnsafeExpressionError(f"not an arithmetic expression: {exc.__class__.__name__}") from None
-    return _eval(tree.body, 0)
+    return Fraction(_eval(tree.body, 0))
 
 
-def _check_size(value: Fraction) -> Fraction:
+Number = int | Fraction  # exact values; ints stay ints (fast) until a division makes a Fraction
+
+
+def _check_size(value: Number) -> Number:
     if value.numerator.bit_length() > MAX_BITS or value.denominator.bit_length() > MAX_BITS:
         raise UnsafeExpressionError(f"intermediate result larger than {MAX_BITS} bits")
     return value
 
 
-def _eval(node: ast.AST, depth: int) -> Fraction:
+def _eval(node: ast.AST, depth: int) -> Number:
     if depth > MAX_DEPTH:
         raise UnsafeExpressionError(f"expression nested deeper than {MAX_DEPTH}")
     if isinstance(node, ast.Constant):
@@ -65,7 +68,7 @@ def _eval(node: ast.AST, depth: int) -> Fraction:
             if not math.isfinite(value):
                 raise UnsafeExpressionError("number out of range")
             return Fraction(repr(value))
-        return _check_size(Fraction(value))
+        return _check_size(value)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
         operand = _eval(node.operand, depth + 1)
         return operand if isinstance(node.op, ast.UAdd) else -operand
@@ -84,14 +87,15 @@ def _eval(node: ast.AST, depth: int) -> Fraction:
         if right == 0:
             raise ZeroDivisionError("division by zero")
         if isinstance(op, ast.Div):
-            return _check_size(left / right)
+            quotient = Fraction(left, right) if left.__class__ is int and right.__class__ is int else left / right
+            return _check_size(quotient)
         if isinstance(op, ast.FloorDiv):
-            return Fraction(left // right)
+            return left // right
         return _check_size(left % right)
     raise UnsafeExpressionError(f"{type(node).__name__} is not allowed in an arithmetic expression")
 
 
-def _power(base: Fraction, exponent: Fraction) -> Fraction:
+def _power(base: Number, exponent: Number) -> Number:
     if exponent.denominator != 1:
         raise UnsafeExpressionError("only integer exponents are allowed")
     e = exponent.numerator
@@ -102,7 +106,7 @@ def _power(base: Fraction, exponent: Fraction) -> Fraction:
         raise UnsafeExpressionError(f"power result would be larger than {MAX_BITS} bits")
     if base == 0 and e < 0:
         raise ZeroDivisionError("zero to a negative power")
-    return base**e
+    return Fraction(base) ** e if e < 0 else base**e  # int ** negative would be a float
 
 
 def parse_number(text: object) -> Fraction | None:
