@@ -18,8 +18,6 @@ from typing import Any
 
 import aiohttp
 import orjson
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -33,16 +31,15 @@ from .protocol import (
     DEFAULT_MAX_BODY,
     OPERATIONS,
     ApiError,
-    api_error_handler,
     check_instance_id,
     error_response,
-    http_error_handler,
     json_response,
     parse_object,
     read_body,
     read_json,
 )
 from .routing import InstanceTable
+from .server import make_app
 
 log = logging.getLogger("bc_toolserve.master")
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # always fullmatch: `$` lets a trailing newline in
@@ -96,24 +93,15 @@ class Master:
                 lost = self.table.lose_worker(worker.worker_id)
                 log.warning("worker %r missed heartbeats: marked dead, %d instances lost", worker.worker_id, lost)
 
-    def app(self) -> Starlette:
-        app = Starlette(
-            routes=[
-                Route("/", self.dashboard_page, methods=["GET"]),
-                Route("/health", self.health, methods=["GET"]),
-                Route("/metrics", self.metrics_page, methods=["GET"]),
-                Route("/_workers/register", self.register, methods=["POST"]),
-                Route("/_workers/heartbeat", self.heartbeat, methods=["POST"]),
-                Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
-            ],
-            exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
-            lifespan=self.lifespan,
-        )
-        app.router.redirect_slashes = False  # a 307 to a URL built from the Host header helps nobody
-        return BearerAuth(app, self.settings.token, on_deny=self._count_denied)
-
-    def _count_denied(self, status: int, kind: str) -> None:
-        self.metrics.observe("auth", status, 0.0, kind)
+    def app(self) -> BearerAuth:
+        return make_app([
+            Route("/", self.dashboard_page, methods=["GET"]),
+            Route("/health", self.health, methods=["GET"]),
+            Route("/metrics", self.metrics_page, methods=["GET"]),
+            Route("/_workers/register", self.register, methods=["POST"]),
+            Route("/_workers/heartbeat", self.heartbeat, methods=["POST"]),
+            Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
+        ], self.lifespan, self.settings.token, self.metrics)
 
     # --- observability ---------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:

@@ -8,7 +8,7 @@ import sys
 
 import uvicorn
 
-from .auth import check_bind
+from .auth import BearerAuth, check_bind
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -51,3 +51,17 @@ def url_of(sock: socket.socket, host: str) -> str:
     if ":" in shown:
         shown = f"[{shown}]"
     return f"http://{shown}:{port}"
+
+
+def make_app(routes: list, lifespan, token: str | None, metrics) -> BearerAuth:
+    """A Starlette app with our JSON error handlers, no slash redirects, behind bearer-token auth (denials are
+    counted in `metrics`). Master and worker are built the same way."""
+    from starlette.applications import Starlette
+    from starlette.exceptions import HTTPException
+
+    from .protocol import ApiError, api_error_handler, http_error_handler
+
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler})
+    app.router.redirect_slashes = False  # a 307 to a URL built from the Host header helps nobody
+    return BearerAuth(app, token, on_deny=lambda status, kind: metrics.observe("auth", status, 0.0, kind))

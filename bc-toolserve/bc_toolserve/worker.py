@@ -13,8 +13,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
@@ -30,14 +28,13 @@ from .protocol import (
     DEFAULT_MAX_BODY,
     OPERATIONS,
     ApiError,
-    api_error_handler,
     check_instance_id,
     create_kwargs,
     error_response,
-    http_error_handler,
     json_response,
     read_json,
 )
+from .server import make_app
 
 log = logging.getLogger("bc_toolserve.worker")
 
@@ -71,21 +68,14 @@ class Worker:
         self.metrics = Metrics()
         self.background: list[Callable[[], Awaitable[None]]] = []
 
-    def app(self) -> Starlette:
-        app = Starlette(
-            routes=[
-                Route("/health", self.health, methods=["GET"]),
-                Route("/metrics", self.metrics_page, methods=["GET"]),
-                Route("/_proof", self.proof, methods=["POST"]),
-                Route("/_instances/exists", self.exists, methods=["POST"]),
-                Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
-            ],
-            exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler},
-            lifespan=self.lifespan,
-        )
-        app.router.redirect_slashes = False
-        return BearerAuth(app, self.settings.token,
-                          on_deny=lambda status, kind: self.metrics.observe("auth", status, 0.0, kind))
+    def app(self) -> BearerAuth:
+        return make_app([
+            Route("/health", self.health, methods=["GET"]),
+            Route("/metrics", self.metrics_page, methods=["GET"]),
+            Route("/_proof", self.proof, methods=["POST"]),
+            Route("/_instances/exists", self.exists, methods=["POST"]),
+            Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
+        ], self.lifespan, self.settings.token, self.metrics)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
