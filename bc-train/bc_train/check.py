@@ -320,46 +320,16 @@ def _check_sft_dataset(cfg: Any, tokenizer: Any) -> str:
 def _reference_texts(data_source: str, identity: Any, prompt: list[dict[str, Any]],
                      interaction_kwargs: Any = None) -> list[str] | None:
     """The assistant texts of the bootcamp's reference policy (tools and interaction run in-process), or None
-    without a policy."""
+    without a policy or when its episode does not end."""
     from bc_common.bootcamp import assistant_texts
+    from bc_common.reference import play_reference_sync
     from bc_common.registry import get_bootcamp
-    from bc_common.tool_config import load_interaction_config
-    from bc_common.tool_runtime import ToolRuntime
 
     manifest = get_bootcamp(data_source)
     if manifest.policy is None:
         return None
-    runtime = ToolRuntime.from_config(manifest.tool_config) if manifest.tool_config else ToolRuntime({})
-    policy = manifest.policy(identity, tools=list(runtime.tools))
-    interaction = (load_interaction_config(manifest.interaction_config).instantiate()
-                   if manifest.interaction_config and interaction_kwargs else None)
-
-    async def solve() -> list[str] | None:
-        session = runtime.session({n: {"identity": identity} for n in runtime.tools})
-        inst = await interaction.start_interaction(None, identity=identity) if interaction else None
-        messages = [dict(m) for m in prompt]
-        try:
-            for _ in range(16):
-                msg = policy.respond(messages)
-                messages.append(msg)
-                if msg.get("tool_calls"):
-                    for call in msg["tool_calls"]:
-                        result = await session.call(call["function"]["name"], call["function"]["arguments"])
-                        messages.append({"role": "tool", "tool_call_id": call["id"], "content": result.text})
-                    continue
-                if interaction is None:
-                    return assistant_texts(messages)
-                terminate, text, _, _ = await interaction.generate_response(inst, messages)
-                if terminate:
-                    return assistant_texts(messages)
-                messages.append({"role": "user", "content": text})
-            return None
-        finally:
-            await session.close()
-            if interaction is not None:
-                await interaction.finalize_interaction(inst)
-
-    return asyncio.run(solve())
+    messages, finished = play_reference_sync(manifest, identity, prompt, interaction=bool(interaction_kwargs))
+    return assistant_texts(messages) if finished else None
 
 
 def _check_reward(cfg: Any, rows: list[dict[str, Any]]) -> str:
