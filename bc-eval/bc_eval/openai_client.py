@@ -5,6 +5,7 @@ Retries stay ours (the SDK's own are switched off) so both clients back off the 
 """
 from __future__ import annotations
 
+import importlib
 import time
 from typing import Any
 
@@ -29,6 +30,19 @@ _SDK_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "n
                "service_tier", "stream_options", "extra_body", "extra_headers", "extra_query"}
 
 
+def _http_client(concurrency: int, timeout: float) -> Any:
+    """A pool sized to the concurrency, from the HTTP library this openai release uses (httpx2 for 3.x, httpx
+    before); None (the SDK's default pool) when neither is importable."""
+    for name in ("httpx2", "httpx"):
+        try:
+            http = importlib.import_module(name)
+        except ImportError:
+            continue
+        return http.AsyncClient(limits=http.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
+                                timeout=timeout)
+    return None
+
+
 class OpenAIClient:
     """Chat completions through `openai.AsyncOpenAI`."""
 
@@ -45,14 +59,9 @@ class OpenAIClient:
         extra = {k: v for k, v in (params or {}).items() if k not in _SDK_PARAMS}
         if extra:
             self.params["extra_body"] = {**extra, **self.params.get("extra_body", {})}
-        import httpx
-
         self._client = openai.AsyncOpenAI(
             base_url=base, api_key=api_key or "no-key", default_headers=headers or None, timeout=timeout,
-            max_retries=0,
-            http_client=httpx.AsyncClient(limits=httpx.Limits(max_connections=concurrency,
-                                                              max_keepalive_connections=concurrency),
-                                          timeout=timeout))
+            max_retries=0, http_client=_http_client(concurrency, timeout))
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         messages = [{k: m[k] for k in ("role", "content", "tool_calls", "tool_call_id", "name") if k in m}
