@@ -14,10 +14,10 @@ import orjson
 
 from bc_common.config import parse_assignments
 from bc_common.errors import BcError, ConfigError
+from bc_common.rollout import Limits
 
 from . import runner
 from .client import RetryPolicy
-from .loop import Limits
 from .runner import EvalConfig, evaluate
 from .summary import Summary
 

@@ -10,59 +10,18 @@ import email.utils
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import aiohttp
 import orjson
 
+from bc_common.model import ModelError, ModelReply, ModelRequest
+
 T = TypeVar("T")
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 _SENT_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
-
-
-@dataclass
-class ModelRequest:
-    """One model call of a trajectory. `task`, `sample`, `turn` and `policy` serve the built-in models."""
-
-    messages: list[dict[str, Any]]
-    tools: list[dict[str, Any]]
-    task: dict[str, Any] = field(default_factory=dict)
-    task_id: str = ""
-    sample: int = 0
-    turn: int = 0
-    policy: Any = None
-
-
-@dataclass
-class ModelReply:
-    message: dict[str, Any]  # {"role": "assistant", "content": str, "tool_calls"?: [...]}
-    finish_reason: str | None
-    usage: dict[str, int] | None
-    latency_s: float
-    attempts: int = 1
-
-
-class ModelError(Exception):
-    """A model call that failed for good. `type`: bad_request, auth_error, not_found, rate_limited,
-    server_error, timeout, connection_error, invalid_response."""
-
-    def __init__(self, type: str, message: str, *, status: int | None = None, retryable: bool = False,
-                 retry_after: float | None = None):
-        super().__init__(f"{type}: {message}")
-        self.type = type
-        self.message = message
-        self.status = status
-        self.retryable = retryable
-        self.retry_after = retry_after
-        self.attempts = 1
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type, "message": self.message}
-        if self.status is not None:
-            out["status"] = self.status
-        return out
 
 
 def secrets_of(api_key: str | None, headers: dict[str, str] | None) -> list[str]:

@@ -17,14 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bc_common.builtin_model import BuiltinModel, is_builtin
+from bc_common.environment import Environments
 from bc_common.errors import ConfigError, InputError, RegistryError
 from bc_common.jsonl import JsonlWriter, ReadStats, Record, read_records
 from bc_common.records import check_task, task_id
+from bc_common.rollout import Limits, offered_tools, run_trajectory
 
-from .builtin import BuiltinModel, is_builtin
 from .client import ChatClient, ModelError, RetryPolicy
-from .environment import Environments
-from .loop import Limits, offered_tools, run_trajectory
 from .resume import prepare_resume
 from .summary import Summary
 

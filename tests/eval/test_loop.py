@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from bc_common.records import check_trajectory
+from bc_common.rollout import Limits
 from bc_eval.client import RetryPolicy
-from bc_eval.loop import Limits
 from bc_eval.runner import EvalConfig, evaluate
 
 from .conftest import answer, arithmetic_task, read_jsonl, write_jsonl
@@ -187,10 +187,10 @@ def test_openai_sdk_client_gives_the_same_trajectory(tmp_path, scripted):
 def test_tool_instances_and_interaction_are_released_even_when_the_model_fails():
     import asyncio
 
-    from bc_eval.builtin import BuiltinModel
+    from bc_common.builtin_model import BuiltinModel
+    from bc_common.environment import Environments
+    from bc_common.rollout import run_trajectory
     from bc_eval.client import ModelError
-    from bc_eval.environment import Environments
-    from bc_eval.loop import run_trajectory
 
     class FailsOnSecondCall(BuiltinModel):
         async def complete(self, request):

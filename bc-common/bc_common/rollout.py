@@ -9,16 +9,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Protocol
+from typing import Any
 
-from bc_common.records import task_id as task_id_of
-
-from .client import ModelError, ModelReply, ModelRequest
 from .environment import Environment, identity_of
-
-
-class Model(Protocol):
-    async def complete(self, request: ModelRequest) -> ModelReply: ...
+from .model import Model, ModelError, ModelReply, ModelRequest
+from .records import task_id as task_id_of
 
 
 @dataclass

@@ -11,12 +11,12 @@ from typing import Any
 
 import orjson
 
-from bc_common.bootcamp import Bootcamp, Interaction, ReferencePolicy, RewardCalculator
-from bc_common.errors import RegistryError
-from bc_common.records import task_identity
-from bc_common.registry import bootcamp_from_entry, get_bootcamp, load_class, load_registry_file
-from bc_common.tool_config import load_interaction_config
-from bc_common.tool_runtime import ToolRuntime
+from .bootcamp import Bootcamp, Interaction, ReferencePolicy, RewardCalculator
+from .errors import RegistryError
+from .records import task_identity
+from .registry import bootcamp_from_entry, get_bootcamp, load_class, load_registry_file
+from .tool_config import load_interaction_config
+from .tool_runtime import ToolRuntime
 
 
 @dataclass

@@ -8,11 +8,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from bc_common.errors import ConfigError, RegistryError
-from bc_common.seeding import rng_for
-
-from .client import ModelReply, ModelRequest
 from .environment import identity_of
+from .errors import ConfigError, RegistryError
+from .model import ModelReply, ModelRequest
+from .seeding import rng_for
 
 KINDS = ("reference", "noisy")
 
