@@ -18,8 +18,16 @@ from typing import Any
 
 from .bootcamp import Interaction, Tool
 from .config import check_keys, load_yaml
-from .errors import ConfigError
+from .errors import ConfigError, RegistryError
 from .registry import load_class
+
+
+def _load(class_name: str, base: type, source: str) -> Any:
+    """The class a config's class_name names, a subclass of `base`; errors name the config entry."""
+    try:
+        return load_class(class_name, base)
+    except RegistryError as exc:
+        raise RegistryError(f"{source}: class_name: {exc}" if source else str(exc)) from None
 
 
 @dataclass
@@ -34,7 +42,7 @@ class ToolSpec:
         return self.tool_schema["function"]["name"]
 
     def instantiate(self) -> Tool:
-        cls = load_class(self.class_name)
+        cls = _load(self.class_name, Tool, self.source)
         try:
             return cls(config=self.config, tool_schema=self.tool_schema)
         except TypeError:
@@ -49,7 +57,7 @@ class InteractionSpec:
     source: str = ""
 
     def instantiate(self) -> Interaction:
-        cls = load_class(self.class_name)
+        cls = _load(self.class_name, Interaction, self.source)
         return cls(config={**self.config, "name": self.name})
 
 
