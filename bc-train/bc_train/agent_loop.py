@@ -91,6 +91,8 @@ class BcAgentLoop(ToolAgentLoop):
             return
         data_source = str(row.get("data_source") or "")
         path = self.interaction_config_paths.get(data_source)
+        if path == "":  # a registry bootcamp without an interaction
+            return
         if path is None:
             config = get_bootcamp(data_source).interaction_config
             if config is None:

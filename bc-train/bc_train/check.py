@@ -322,10 +322,14 @@ def _reference_texts(data_source: str, identity: Any, prompt: list[dict[str, Any
     """The assistant texts of the bootcamp's reference policy (tools and interaction run in-process), or None
     without a policy or when its episode does not end."""
     from bc_common.bootcamp import assistant_texts
+    from bc_common.errors import RegistryError
     from bc_common.reference import play_reference_sync
     from bc_common.registry import get_bootcamp
 
-    manifest = get_bootcamp(data_source)
+    try:
+        manifest = get_bootcamp(data_source)
+    except RegistryError:  # a seed registry bootcamp (reward_kwargs.reward_classes): no reference policy
+        return None
     if manifest.policy is None:
         return None
     messages, finished = play_reference_sync(manifest, identity, prompt, interaction=bool(interaction_kwargs))
