@@ -6,8 +6,14 @@ import asyncio
 import random
 from typing import Any
 
-from bc_common.bootcamp import BaseInstructionGenerator, BaseRewardCalculator, BaseTool, Bootcamp, ReferencePolicy
-from bc_common.bootcamp import tool_call
+from bc_common.bootcamp import (
+    BaseInstructionGenerator,
+    BaseRewardCalculator,
+    BaseTool,
+    Bootcamp,
+    ReferencePolicy,
+    tool_call,
+)
 from bc_common.builtin_model import reference_trajectory
 from bc_common.environment import Environment
 from bc_common.tasks import TaskSet
