@@ -14,7 +14,8 @@ MAX_DRAWS = 1000  # redraws before giving up; the groups need a handful (measure
 PROMPT = (
     "Use the numbers {numbers} to make {target}. Use each number exactly once, with + - * / and parentheses "
     "only (no other operations, no joining digits; fractions along the way are fine).{tool_hint}\n\n"
-    "End your reply with the expression inside answer tags, for example <answer>{example}</answer>."
+    "End your reply with the expression inside answer tags, for example <answer>(a + b) * (c - d)</answer> with "
+    "your numbers in place of the letters."
 )
 TOOL_HINT = "\n\nA `calculate` tool evaluates an arithmetic expression exactly if you want to check one."
 
@@ -96,4 +97,4 @@ class Game24InstructionGenerator(InstructionGenerator):
     def prompt_func(self, identity: dict[str, Any]) -> str:
         numbers = identity["numbers"]
         return PROMPT.format(numbers=", ".join(map(str, numbers)), target=identity["target"],
-                             tool_hint=TOOL_HINT if self.tool_hint else "", example="(1 + 2) * 3")
+                             tool_hint=TOOL_HINT if self.tool_hint else "")

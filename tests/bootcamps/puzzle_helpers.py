@@ -5,7 +5,11 @@ import asyncio
 import time
 from typing import Any
 
+import orjson
+
+from bc_common.catalog import get_bootcamp
 from bc_common.seeding import RecordRandom
+from bc_common.tool_runtime import ToolResult, ToolRuntime
 
 
 def identities(generator_cls: type, n: int, seed: bytes = b"t", **params: Any) -> list[dict[str, Any]]:
@@ -21,7 +25,7 @@ def identities(generator_cls: type, n: int, seed: bytes = b"t", **params: Any) -
 
 def call_tool(tool_cls: type, identity: dict[str, Any], arguments: dict[str, Any]) -> tuple[str, float, dict]:
     """One call of a tool on a fresh instance for `identity` (create, execute, release)."""
-    tool = tool_cls(tool_schema=tool_cls.tool_schema)
+    tool = tool_cls()
 
     async def run() -> tuple[str, float, dict]:
         instance = await tool.create(identity=identity)
@@ -43,13 +47,25 @@ def play(policy_cls: type, tool_cls: type | None, identity: dict[str, Any], *, w
         messages.append(msg)
         if not msg.get("tool_calls"):
             return msg["content"]
-        import orjson
-
         for call in msg["tool_calls"]:
             text, reward, _ = call_tool(tool_cls, identity, orjson.loads(call["function"]["arguments"]))
             assert reward == 0.0  # calling a tool earns nothing
             messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
     raise AssertionError("the policy did not answer within 4 turns")
+
+
+def runtime_call(bootcamp: str, identity: dict[str, Any], name: str, arguments: Any) -> ToolResult:
+    """One call through the harness's tool runtime (JSON parsing and schema validation first), as bc-eval makes it."""
+    runtime = ToolRuntime.from_specs(get_bootcamp(bootcamp).tool_specs())
+
+    async def run() -> ToolResult:
+        session = runtime.session({n: {"identity": identity} for n in runtime.tools}, None)
+        try:
+            return await session.call(name, arguments)
+        finally:
+            await session.close()
+
+    return asyncio.run(run())
 
 
 HOSTILE = (

@@ -11,7 +11,7 @@ from bootcamps.binairo.rules import violations
 from bootcamps.binairo.solver import count_solutions, solutions
 from bootcamps.binairo.tools import CheckGridTool
 
-from .puzzle_helpers import assert_fast_zero, call_tool, identities, play
+from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, runtime_call
 
 SOLVED = ["101010", "010011", "100101", "011010", "010101", "101100"]
 GIVENS = ["1.1...", "......", "...1..", "0.....", "......", ".....0"]
@@ -161,3 +161,17 @@ def test_prompt_shows_the_givens_not_the_solution():
     assert " ".join(identity["givens"][0]) in prompt and "check_grid" in prompt
     assert Reward.verify_score(prompt, identity) == 0.0
     assert "\n".join(solutions(identity["givens"], 1)[0]) not in prompt
+
+
+@pytest.mark.parametrize("arguments, kind", [
+    ('{"rows": "101010"}', "invalid_arguments"),
+    ('{"rows": [' + ",".join(['"01"'] * 100) + "]}", "invalid_arguments"),
+    ('{"rows": ["' + "0" * 1000 + '"]}', "invalid_arguments"),
+    ('{"rows": [1, 0]}', "invalid_arguments"),
+    ('{"grid": []}', "invalid_arguments"),
+])
+def test_hostile_check_grid_arguments_are_typed_errors(arguments, kind):
+    result = runtime_call("binairo", PUZZLE, "check_grid", arguments)
+    assert result.error is not None and result.error["type"] == kind, result
+    ok = runtime_call("binairo", PUZZLE, "check_grid", {"rows": ["0" * 6] * 6})
+    assert ok.ok and "balance: row 1" in ok.text and ok.reward == 0.0

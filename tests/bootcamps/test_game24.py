@@ -15,7 +15,7 @@ from bootcamps.game24.rules import check_expression
 from bootcamps.game24.solver import solve
 from bootcamps.game24.tools import CalculateTool
 
-from .puzzle_helpers import assert_fast_zero, call_tool, identities, play
+from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, runtime_call
 
 EASY = {"count": 4, "min_value": 1, "max_value": 9, "min_target": 24, "max_target": 24}
 HARD = {"count": 5, "min_value": 1, "max_value": 30, "min_target": 30, "max_target": 150}
@@ -168,3 +168,16 @@ def test_reference_answers_do_not_solve_other_puzzles():
                if i != j)
     assert hits == 0
     assert final_assistant_text([{"role": "assistant", "content": answers[0]}]) == answers[0]
+
+
+@pytest.mark.parametrize("arguments, kind", [
+    ('{"expression": "' + "1+" * 3_000_000 + '1"}', "invalid_arguments"),
+    ('{"expression": 24}', "invalid_arguments"),
+    ('{"expression": "1", "numbers": [1]}', "invalid_arguments"),
+    ("not json", "invalid_arguments"),
+    ('{"expression": "9**9**9"}', "invalid_expression"),
+])
+def test_hostile_calculator_arguments_are_typed_errors(arguments, kind):
+    result = runtime_call("game24", PUZZLE, "calculate", arguments)
+    assert result.error is not None and result.error["type"] == kind, result
+    assert result.reward == 0.0

@@ -12,7 +12,7 @@ from bootcamps.sudoku.reward import SudokuRewardCalculator as Reward
 from bootcamps.sudoku.solver import count_solutions, solutions
 from bootcamps.sudoku.tools import CheckTool
 
-from .puzzle_helpers import assert_fast_zero, call_tool, identities, play
+from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, runtime_call
 
 GIVENS = ["53..7....", "6..195...", ".98....6.", "8...6...3", "4..8.3..1", "7...2...6", ".6....28.",
           "...419..5", "....8..79"]
@@ -215,3 +215,17 @@ def test_prompt_shows_the_givens_not_the_solution():
     assert "5 3 . | . 7 . | . . ." in prompt and "check" in prompt
     assert Reward.verify_score(prompt, PUZZLE) == 0.0
     assert "534678912" not in prompt
+
+
+@pytest.mark.parametrize("arguments, kind", [
+    ('{"rows": "534678912"}', "invalid_arguments"),
+    ('{"rows": [' + ",".join(['"1"'] * 40) + "]}", "invalid_arguments"),
+    ('{"rows": ["' + "1" * 500 + '"]}', "invalid_arguments"),
+    ('{"rows": [534678912]}', "invalid_arguments"),
+    ("[]", "invalid_arguments"),
+])
+def test_hostile_check_arguments_are_typed_errors(arguments, kind):
+    result = runtime_call("sudoku", PUZZLE, "check", arguments)
+    assert result.error is not None and result.error["type"] == kind, result
+    ok = runtime_call("sudoku", PUZZLE, "check", {"rows": ["١٢٣٤٥٦٧٨٩"] * 9})
+    assert ok.ok and "cells must be digits" in ok.text
