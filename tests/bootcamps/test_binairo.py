@@ -175,3 +175,16 @@ def test_hostile_check_grid_arguments_are_typed_errors(arguments, kind):
     assert result.error is not None and result.error["type"] == kind, result
     ok = runtime_call("binairo", PUZZLE, "check_grid", {"rows": ["0" * 6] * 6})
     assert ok.ok and "balance: row 1" in ok.text and ok.reward == 0.0
+
+
+def test_identity_schema_accepts_generated_and_refuses_malformed_identities():
+    from jsonschema import Draft202012Validator
+
+    schema = Draft202012Validator(Reward.identity_schema)
+    for identity in identities(Generator, 10, size=6) + [PUZZLE]:
+        assert not list(schema.iter_errors(identity))
+    for bad in ({"size": 6}, {"size": 7, "givens": GIVENS}, {"size": 6, "givens": ["012..."] * 6},
+                {"size": 6, "givens": GIVENS, "solution": SOLVED}):
+        assert list(schema.iter_errors(bad))
+    assert answer(SOLVED, {"size": 8, "givens": GIVENS}) == 0.0  # size and givens disagree: refused, no crash
+    assert answer(SOLVED, {"size": 6, "givens": GIVENS[:5] + ["....."]}) == 0.0

@@ -8,6 +8,7 @@ from fractions import Fraction
 import pytest
 
 from bc_common.bootcamp import final_assistant_text
+from bc_common.tasks import TaskSet
 from bootcamps.game24.generator import Game24InstructionGenerator as Generator
 from bootcamps.game24.policy import Game24Policy
 from bootcamps.game24.reward import Game24RewardCalculator as Reward
@@ -111,7 +112,8 @@ def test_the_seed_constant_never_scores_on_generated_puzzles():
 
 @pytest.mark.slow
 def test_ten_thousand_hard_rows_are_at_least_99_percent_distinct():
-    puzzles = identities(Generator, 10_000, seed=b"distinct", **HARD)
+    tasks = TaskSet("game24", seed=5, groups=["hard"])  # the manifest's hard group, as bc-gen draws it
+    puzzles = [tasks[i]["reward_model"]["ground_truth"] for i in range(10_000)]
     distinct = {(tuple(p["numbers"]), p["target"]) for p in puzzles}
     assert len(distinct) >= 9_900, len(distinct)
 
@@ -181,3 +183,15 @@ def test_hostile_calculator_arguments_are_typed_errors(arguments, kind):
     result = runtime_call("game24", PUZZLE, "calculate", arguments)
     assert result.error is not None and result.error["type"] == kind, result
     assert result.reward == 0.0
+
+
+def test_identity_schema_accepts_generated_and_refuses_malformed_identities():
+    from jsonschema import Draft202012Validator
+
+    schema = Draft202012Validator(Reward.identity_schema)
+    for identity in identities(Generator, 20, **EASY) + identities(Generator, 20, **HARD):
+        assert not list(schema.iter_errors(identity))
+    assert list(schema.iter_errors({"numbers": [1, 2, 3, 4], "target": 24, "solution": "1*2*3*4"}))
+    for bad in ({"numbers": [1, 2, 3, 4]}, {"numbers": "1234", "target": 24}, {"numbers": [1.5, 2], "target": 3}):
+        assert list(schema.iter_errors(bad))
+        assert Reward.verify_score("<answer>1*2*3*4</answer>", bad) == 0.0  # refused, never raises

@@ -229,3 +229,14 @@ def test_hostile_check_arguments_are_typed_errors(arguments, kind):
     assert result.error is not None and result.error["type"] == kind, result
     ok = runtime_call("sudoku", PUZZLE, "check", {"rows": ["١٢٣٤٥٦٧٨٩"] * 9})
     assert ok.ok and "cells must be digits" in ok.text
+
+
+def test_identity_schema_accepts_generated_and_refuses_malformed_identities():
+    from jsonschema import Draft202012Validator
+
+    schema = Draft202012Validator(Reward.identity_schema)
+    for identity in identities(Generator, 5, level=1) + [PUZZLE, {"givens": GIVENS}]:
+        assert not list(schema.iter_errors(identity))
+    for bad in ({"level": 1}, {"givens": GIVENS[:8]}, {"givens": ["0" * 9] * 9}, {"givens": GIVENS, "level": 4}):
+        assert list(schema.iter_errors(bad))
+    assert answer(SOLVED, {"givens": GIVENS[:8] + ["...."]}) == 0.0  # malformed givens: refused, no crash
