@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bc_common.bootcamp import InstructionGenerator
+from bc_common.errors import ConfigError
 
 from .rules import check_expression
 from .solver import Tree, Value, _quotient, render, solve
@@ -92,7 +93,7 @@ class Game24InstructionGenerator(InstructionGenerator):
                 numbers, target, proof = drawn[0], int(drawn[1]), render(drawn[2])
             if proof is not None and check_expression(proof, numbers, target) is None:
                 return {"numbers": numbers, "target": target}
-        raise RuntimeError(f"no solvable puzzle in {MAX_DRAWS} draws: widen the value or target range")
+        raise ConfigError(f"no solvable puzzle in {MAX_DRAWS} draws: widen the value or target range")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         numbers = identity["numbers"]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bc_common.bootcamp import InstructionGenerator
+from bc_common.errors import ConfigError
 
 from .grid import to_rows
 from .logic import grade, solves
@@ -81,7 +82,7 @@ class SudokuInstructionGenerator(InstructionGenerator):
                     cells[i] = value
             if grade(cells) == self.level and count_solutions(cells, 2) == 1:
                 return {"givens": to_rows(cells), "level": self.level}
-        raise RuntimeError(f"no level-{self.level} puzzle in {MAX_ATTEMPTS} attempts: lower min_givens")
+        raise ConfigError(f"no level-{self.level} puzzle in {MAX_ATTEMPTS} attempts: lower min_givens")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         return PROMPT.format(grid=show(identity["givens"]), tool_hint=TOOL_HINT if self.tool_hint else "")

@@ -195,3 +195,10 @@ def test_identity_schema_accepts_generated_and_refuses_malformed_identities():
     for bad in ({"numbers": [1, 2, 3, 4]}, {"numbers": "1234", "target": 24}, {"numbers": [1.5, 2], "target": 3}):
         assert list(schema.iter_errors(bad))
         assert Reward.verify_score("<answer>1*2*3*4</answer>", bad) == 0.0  # refused, never raises
+
+
+def test_an_unsolvable_configuration_is_a_config_error():
+    from bc_common.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="no solvable puzzle"):
+        identities(Generator, 1, count=2, min_value=1, max_value=1)  # 1 and 1 never make 24
