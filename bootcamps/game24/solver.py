@@ -13,7 +13,7 @@ Tree = int | tuple  # a number, or (op, left, right); the text is rendered only 
 SMALL = 3  # subsets up to this size are tabulated in full
 
 
-def _quotient(a: Value, b: Value) -> Value:
+def quotient(a: Value, b: Value) -> Value:
     if a.__class__ is int and b.__class__ is int:
         return a // b if a % b == 0 else Fraction(a, b)
     q = Fraction(a) / b
@@ -27,9 +27,9 @@ def _combine(a: Value, ta: Tree, b: Value, tb: Tree):
     yield a - b, ("-", ta, tb)
     yield b - a, ("-", tb, ta)
     if b != 0:
-        yield _quotient(a, b), ("/", ta, tb)
+        yield quotient(a, b), ("/", ta, tb)
     if a != 0:
-        yield _quotient(b, a), ("/", tb, ta)
+        yield quotient(b, a), ("/", tb, ta)
 
 
 def _needs(x: Value, tx: Tree, target: Value):
@@ -39,13 +39,13 @@ def _needs(x: Value, tx: Tree, target: Value):
     yield x - target, lambda ty: ("-", tx, ty)
     yield target + x, lambda ty: ("-", ty, tx)
     if x != 0:
-        yield _quotient(target, x), lambda ty: ("*", tx, ty)
+        yield quotient(target, x), lambda ty: ("*", tx, ty)
         yield target * x, lambda ty: ("/", ty, tx)
     elif target == 0:
         yield None, lambda ty: ("*", tx, ty)
     if target != 0:
         if x != 0:
-            yield _quotient(x, target), lambda ty: ("/", tx, ty)
+            yield quotient(x, target), lambda ty: ("/", tx, ty)
     elif x == 0:
         yield None, lambda ty: ("/", tx, ty)  # 0 / y for any y != 0
 
