@@ -17,7 +17,7 @@ from .grid import to_rows
 from .logic import grade, solves
 from .solver import count_solutions, solutions
 
-MAX_ATTEMPTS = 200  # measured: about 2.5 attempts for a level-2 puzzle, 1.7 for level 3, 1 for level 1
+MAX_ATTEMPTS = 200  # measured over 30 puzzles: 3.7 attempts on average at level 2, 2.7 at level 3, 1 at level 1
 
 PROMPT = (
     "Solve this sudoku. Fill every empty cell (.) with a digit 1-9 so that every row, every column and every "
