@@ -19,6 +19,7 @@ from typing import Any
 import orjson
 
 from .records import task_id, task_identity
+from .seeding import canonical_json
 
 JSON_KEY = "bc_json"
 AGENT_NAME = "bc_agent"
@@ -26,13 +27,8 @@ _NATIVE_PROMPT = {JSON_KEY: "prompt"}  # in the stored original: "the prompt col
 
 
 def dumps(value: Any) -> str:
-    """JSON text with sorted keys (integers beyond 64 bits written exactly)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
-    except orjson.JSONEncodeError:
-        from .jsonl import dumps_wide
-
-        return dumps_wide(value, sort_keys=True).decode()
+    """Canonical JSON text (sorted keys; integers beyond 64 bits kept exact): the harness's one form."""
+    return canonical_json(value).decode()
 
 
 def _exact(value: Any) -> str:

@@ -26,6 +26,7 @@ def entry_run(entry: RegistryEntry, base: ConfigRun) -> ConfigRun:
     """The run of one registry line: its keys over the command line's."""
     return replace(
         base, config_path=entry.instruction_config_path, bootcamp=entry.name,
+        manifest=None if entry.instruction_config_path else entry.data_source,
         tool_config=entry.yaml_tool_path or base.tool_config,
         interaction_config=entry.yaml_interaction_path or base.interaction_config,
         split_samples=entry.split_samples if entry.split_samples is not None else base.split_samples,
@@ -58,9 +59,13 @@ def _runnable(entries: list[RegistryEntry], registry: Path,
     for entry in entries:
         if entry.instruction_config_path is None:
             try:
-                entry.instruction_config_path = get_bootcamp(entry.data_source).instruction_config
+                bootcamp = get_bootcamp(entry.data_source)
             except RegistryError:
-                pass
+                bootcamp = None
+            if bootcamp is not None and bootcamp.instruction_config is None:
+                runnable.append(entry)  # an installed bootcamp's own groups
+                continue
+            entry.instruction_config_path = bootcamp.instruction_config if bootcamp else None
         if entry.instruction_config_path is None or not entry.instruction_config_path.is_file():
             what = (f"instruction config not found: {entry.instruction_config_path} (looked in the working "
                     f"directory and {registry.parent})" if entry.instruction_config_path

@@ -41,8 +41,7 @@ def _bootcamp_tools(sources: dict[str, Source],
     per_source: dict[str, list[str]] = {}
     override = load_tool_config(tool_config) if tool_config else None
     for ds, source in sources.items():
-        own = override if override is not None else (load_tool_config(source.tool_config)
-                                                     if source.tool_config else [])
+        own = override if override is not None else source.tools
         per_source[ds] = [s.name for s in own]
         for spec in own:
             seen = specs.get(spec.name)

@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bc_common.bootcamp import Bootcamp
 from bc_common.errors import InputError, RegistryError
 from bc_common.jsonl import Record
+from bc_common.manifest import Bootcamp
 from bc_common.registry import bootcamp_from_entry, get_bootcamp, load_registry_file
+from bc_common.tool_config import ToolSpec
 
 
 @dataclass
@@ -22,8 +23,8 @@ class Source:
 
     data_source: str
     reward_class: str  # dotted path: what the reward function loads in the training processes
-    tool_config: Path | None
-    interaction_config: Path | None
+    tools: list[ToolSpec]
+    interaction_config: Path | None  # a registry line's interaction YAML (installed bootcamps name a class)
     registry_line: str | None = None  # where it came from when not an installed bootcamp
 
 
@@ -47,6 +48,6 @@ def resolve_sources(records: list[Record], registry: Path | None = None) -> dict
             hint = "" if entry is not None or registry else " (a seed registry bootcamp? pass --registry FILE)"
             raise InputError(f"data_source {ds!r} cannot be scored{where}: {exc}{hint}", source=rec.source,
                              line=rec.line, field="data_source") from None
-        out[ds] = Source(ds, _dotted(manifest.reward), manifest.tool_config, manifest.interaction_config,
+        out[ds] = Source(ds, _dotted(manifest.reward), manifest.tool_specs(), manifest.interaction_config,
                          entry.source if entry is not None else None)
     return out
