@@ -30,12 +30,19 @@ class Environment:
     policy: type[ReferencePolicy] | None = None
 
     def interaction(self, name: str | None) -> Interaction | None:
-        """The interaction called `name` (the only one when `name` is empty); None when there is none."""
+        """The interaction called `name`; the only one when `name` is empty or names another (the seed's rows
+        name the seed's interaction: `substitutes` tells a caller to warn); None when there is none."""
         if not self.interactions:
             return None
-        if not name:
+        if not name or (name not in self.interactions and len(self.interactions) == 1):
             return next(iter(self.interactions.values()))
         return self.interactions.get(name)
+
+    def substitutes(self, name: str | None) -> str | None:
+        """The name of the interaction that stands in for `name` (a name this environment lacks), else None."""
+        if name and name not in self.interactions and len(self.interactions) == 1:
+            return next(iter(self.interactions))
+        return None
 
 
 class Environments:

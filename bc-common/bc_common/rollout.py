@@ -18,14 +18,19 @@ from .records import task_id as task_id_of
 
 @dataclass
 class Limits:
-    """Turn budgets. User turns count tool responses and interaction replies (as the seed does)."""
+    """Turn budgets. User turns count tool responses and interaction replies (as the seed does). The tool calls
+    of one assistant message run all or none: a message that would pass a budget or a cap runs none of them."""
 
     max_assistant_turns: int = 5
     max_user_turns: int = 20
+    max_tool_calls_per_turn: int = 16
+    max_tool_calls: int = 64
 
     def __post_init__(self) -> None:
         if self.max_assistant_turns < 1 or self.max_user_turns < 0:
             raise ValueError("turn budgets must be positive (there is no unlimited)")
+        if self.max_tool_calls_per_turn < 1 or self.max_tool_calls < 1:
+            raise ValueError("tool-call caps must be at least 1 (there is no unlimited)")
 
 
 @dataclass
@@ -110,6 +115,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                 raise _Stop("length")
             calls = reply.message.get("tool_calls")
             if calls:
+                _check_tool_budget(state, len(calls), limits)
                 if session is None:
                     session = env.tools.session({}, []) if env.tools is not None else None
                 for call in calls:
@@ -161,6 +167,23 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
 class _Stop(Exception):
     def __init__(self, status: str, error: dict[str, Any] | None = None):
         self.status, self.error = status, error
+
+
+def _check_tool_budget(state: _State, calls: int, limits: Limits) -> None:
+    """Stop (running none of the message's calls) when they pass a cap or the user-turn budget."""
+    turn = state.assistant - 1
+    if calls > limits.max_tool_calls_per_turn:
+        raise _Stop("max_turns", {"type": "too_many_tool_calls",
+                                  "message": f"assistant turn {turn} asked for {calls} tool calls; at most "
+                                             f"{limits.max_tool_calls_per_turn} run per turn "
+                                             "(--max-tool-calls-per-turn)"})
+    if state.tool_calls + calls > limits.max_tool_calls:
+        raise _Stop("max_turns", {"type": "tool_call_limit",
+                                  "message": f"assistant turn {turn} asked for {calls} more tool calls after "
+                                             f"{state.tool_calls}; at most {limits.max_tool_calls} run per "
+                                             "trajectory (--max-tool-calls)"})
+    if state.user + calls > limits.max_user_turns:
+        raise _Stop("max_turns")
 
 
 async def _model_turn(state: _State, model: Model, request: ModelRequest) -> ModelReply:

@@ -13,6 +13,15 @@ class TicTacToeRewardCalculator(RewardCalculator):
     game. Reads only the assistant's texts (the last `<move>N</move>` of each), never the environment's."""
 
     grades = "all"
+    identity_schema = {
+        "type": "object",
+        "required": ["seed", "skill", "first"],
+        "properties": {
+            "seed": {"type": "integer", "minimum": 0},
+            "skill": {"type": "number", "minimum": 0, "maximum": 1},
+            "first": {"enum": ["X", "O"]},
+        },
+    }
 
     @staticmethod
     def extract_output(output_str: Any) -> list[int | None] | None:

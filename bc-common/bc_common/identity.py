@@ -1,0 +1,46 @@
+"""Check a task's identity (its ground truth) against what its verifier declares, before the verifier sees it.
+
+A RewardCalculator declares `identity_schema` (a JSON Schema) and/or a classmethod `check_identity(identity)`
+that raises ValueError or TypeError with a reason. A verifier that declares neither accepts any identity.
+
+    validate_identity(ArithmeticRewardCalculator, {"expression": 12}, "tasks.jsonl:17")
+    # InputError: tasks.jsonl:17: reward_model.ground_truth.expression: 12 is not of type 'string'
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from .errors import InputError
+
+FIELD = "reward_model.ground_truth"
+
+
+@functools.lru_cache(maxsize=256)
+def _validator(reward_cls: type) -> Draft202012Validator | None:
+    schema = getattr(reward_cls, "identity_schema", None)
+    if schema is None:
+        return None
+    Draft202012Validator.check_schema(schema)  # a broken schema is the bootcamp's bug: say so at once
+    return Draft202012Validator(schema)
+
+
+def validate_identity(reward_cls: type, identity: Any, where: str, line: int | None = None) -> None:
+    """Raise InputError naming `where` (FILE or FILE:LINE, with `line` apart when given) and the field when
+    `identity` does not fit `reward_cls`."""
+    validator = _validator(reward_cls)
+    if validator is not None and not validator.is_valid(identity):
+        error = min(validator.iter_errors(identity), key=lambda e: (len(e.absolute_path), str(e.message)))
+        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise InputError(f"{FIELD}{path}: {error.message} ({reward_cls.__name__} cannot grade this task)",
+                         source=where, line=line, field=FIELD + path)
+    check = getattr(reward_cls, "check_identity", None)
+    if check is not None:
+        try:
+            check(identity)
+        except (ValueError, TypeError, KeyError, ArithmeticError) as exc:
+            reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"{type(exc).__name__}: {exc}"
+            raise InputError(f"{FIELD}: {reason} ({reward_cls.__name__} cannot grade this task)",
+                             source=where, line=line, field=FIELD) from None
