@@ -13,7 +13,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from .errors import InputError
+from .errors import InputError, RegistryError
 
 FIELD = "reward_model.ground_truth"
 
@@ -44,3 +44,16 @@ def validate_identity(reward_cls: type, identity: Any, where: str, line: int | N
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"{type(exc).__name__}: {exc}"
             raise InputError(f"{FIELD}: {reason} ({reward_cls.__name__} cannot grade this task)",
                              source=where, line=line, field=FIELD) from None
+
+
+def validate_task_identity(task: dict[str, Any], source: str, line: int | None = None) -> None:
+    """`validate_identity` for a task row of a registered bootcamp (its `data_source`); a row whose bootcamp
+    cannot be found is left to the caller's own lookup, which names it."""
+    from .environment import identity_of
+    from .registry import get_bootcamp
+
+    try:
+        reward = get_bootcamp(task["data_source"]).reward
+    except (RegistryError, KeyError, TypeError):
+        return
+    validate_identity(reward, identity_of(task), source, line)

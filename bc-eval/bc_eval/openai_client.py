@@ -129,6 +129,8 @@ class OpenAIClient:
             raise ModelError("timeout", "no answer within the timeout", retryable=True) from None
         except openai.APIConnectionError as exc:
             raise _connection_error(exc, retryable=True) from None
+        except _TooLarge as exc:
+            raise exc.error from None
         return completion.model_dump(exclude_none=True)
 
     async def check(self) -> str:
@@ -147,6 +149,8 @@ class OpenAIClient:
             error = _connection_error(exc) if isinstance(exc, openai.APIConnectionError) else \
                 ModelError("invalid_response", f"{shown}: {exc}")
             raise redact(error, self._secrets) from None
+        except _TooLarge as exc:
+            raise exc.error from None
         return [m.id for m in page.data if isinstance(getattr(m, "id", None), str)]
 
     async def aclose(self) -> None:

@@ -118,3 +118,54 @@ def test_resume_reruns_errors_and_missing_only(tmp_path: Path, scripted):
     rows = read_jsonl(out)
     assert [r["task_id"] for r in rows] == [t["id"] for t in tasks]
     assert all(r["status"] == "completed" for r in rows)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "bc-eval"), *args], capture_output=True, env=bc_eval_env(), timeout=120)
+
+
+def test_settings_are_stored_beside_out_and_a_resume_under_others_is_refused(tmp_path: Path):
+    tasks = write_jsonl(tmp_path / "t.jsonl", [arithmetic_task(f"{i} + 4", i) for i in range(6)])
+    out = tmp_path / "out.jsonl"
+    first = run(str(tasks), "-o", str(out), "--model", "builtin:noisy", "--samples", "2", "-q",
+                "--verify-correction-kwargs", '{"format_score": 0.1}')
+    assert first.returncode == 0, first.stderr.decode()
+    meta = orjson.loads((tmp_path / "out.jsonl.meta.json").read_bytes())
+    assert meta["model"] == "builtin:noisy" and meta["samples"] == 2 and meta["verify_kwargs"] == {"format_score": 0.1}
+    assert meta["limits"]["max_assistant_turns"] == 5
+    before = out.read_bytes()
+    assert all(isinstance(orjson.loads(line), dict) for line in before.splitlines())  # OUT: trajectories only
+
+    refused = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
+    assert refused.returncode == 2 and out.read_bytes() == before
+    err = refused.stderr.decode()
+    assert "--resume under other settings" in err and "model \"builtin:noisy\" then, \"builtin:reference\" now" in err
+    assert "samples 2 then, 1 now" in err and "verify_kwargs" in err and "--force" in err
+
+    same = run(str(tasks), "-o", str(out), "--model", "builtin:noisy", "--samples", "2", "--resume", "-q",
+               "--verify-correction-kwargs", '{"format_score": 0.1}')
+    assert same.returncode == 0 and out.read_bytes() == before, same.stderr.decode()
+
+    forced = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--samples", "3", "--resume", "--force",
+                 "-q")
+    assert forced.returncode == 0, forced.stderr.decode()
+    assert b"--force: resuming" in forced.stderr
+    rows = read_jsonl(out)
+    assert Counter(r["model"] for r in rows) == {"builtin:noisy": 12, "builtin:reference": 6}
+    assert orjson.loads((tmp_path / "out.jsonl.meta.json").read_bytes())["model"] == "builtin:reference"
+
+
+def test_resume_of_a_file_with_a_corrupt_middle_line_is_exit_2_and_keeps_it(tmp_path: Path):
+    tasks = write_jsonl(tmp_path / "t.jsonl", [arithmetic_task(f"{i} + 5", i) for i in range(3)])
+    out = tmp_path / "out.jsonl"
+    assert run(str(tasks), "-o", str(out), "--model", "builtin:reference", "-q").returncode == 0
+    lines = out.read_bytes().splitlines(keepends=True)
+    broken = lines[0] + lines[1][:50] + b"\n" + lines[2]
+    out.write_bytes(broken)
+    proc = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
+    assert proc.returncode == 2 and f"{out}:2: not valid JSON".encode() in proc.stderr
+    assert out.read_bytes() == broken
+    out.write_bytes(lines[0] + lines[1][:50])  # torn last line: dropped, said, rerun
+    proc = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
+    assert proc.returncode == 0 and f"dropped the torn last line {out}:2".encode() in proc.stderr
+    assert sorted(r["task_id"] for r in read_jsonl(out)) == ["arith-0", "arith-1", "arith-2"]
