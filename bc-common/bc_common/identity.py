@@ -9,41 +9,54 @@ that raises ValueError or TypeError with a reason. A verifier that declares neit
 from __future__ import annotations
 
 import functools
+import re
 from typing import Any
 
 from jsonschema import Draft202012Validator
 
 from .errors import InputError, RegistryError
+from .tool_runtime import simple_acceptor
 
 FIELD = "reward_model.ground_truth"
 
 
+_FIELD_REASON = re.compile(r"([A-Za-z_][A-Za-z0-9_]*): (.+)", re.DOTALL)
+
+
 @functools.lru_cache(maxsize=256)
-def _validator(reward_cls: type) -> Draft202012Validator | None:
+def _validator(reward_cls: type) -> tuple[Any, Draft202012Validator] | None:
+    """(fast acceptor or None, validator) of the class's schema. The acceptor (the tool runtime's, for the usual
+    object of typed properties) only ever says "valid"; jsonschema decides and words every rejection."""
     schema = getattr(reward_cls, "identity_schema", None)
     if schema is None:
         return None
     Draft202012Validator.check_schema(schema)  # a broken schema is the bootcamp's bug: say so at once
-    return Draft202012Validator(schema)
+    return simple_acceptor(schema), Draft202012Validator(schema)
 
 
 def validate_identity(reward_cls: type, identity: Any, where: str, line: int | None = None) -> None:
     """Raise InputError naming `where` (FILE or FILE:LINE, with `line` apart when given) and the field when
-    `identity` does not fit `reward_cls`."""
-    validator = _validator(reward_cls)
-    if validator is not None and not validator.is_valid(identity):
-        error = min(validator.iter_errors(identity), key=lambda e: (len(e.absolute_path), str(e.message)))
-        path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        raise InputError(f"{FIELD}{path}: {error.message} ({reward_cls.__name__} cannot grade this task)",
-                         source=where, line=line, field=FIELD + path)
+    `identity` does not fit `reward_cls`. A `check_identity` reason of the form `key: reason` names that key."""
+    checks = _validator(reward_cls)
+    if checks is not None:
+        accepts, validator = checks
+        if not (accepts is not None and accepts(identity)) and not validator.is_valid(identity):
+            error = min(validator.iter_errors(identity), key=lambda e: (len(e.absolute_path), str(e.message)))
+            path = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+            raise InputError(f"{FIELD}{path}: {error.message} ({reward_cls.__name__} cannot grade this task)",
+                             source=where, line=line, field=FIELD + path)
     check = getattr(reward_cls, "check_identity", None)
     if check is not None:
         try:
             check(identity)
         except (ValueError, TypeError, KeyError, ArithmeticError) as exc:
             reason = exc.args[0] if exc.args and isinstance(exc.args[0], str) else f"{type(exc).__name__}: {exc}"
-            raise InputError(f"{FIELD}: {reason} ({reward_cls.__name__} cannot grade this task)",
-                             source=where, line=line, field=FIELD) from None
+            named = _FIELD_REASON.fullmatch(reason)
+            field = FIELD
+            if named and isinstance(identity, dict) and named.group(1) in identity:
+                field, reason = f"{FIELD}.{named.group(1)}", named.group(2)
+            raise InputError(f"{field}: {reason} ({reward_cls.__name__} cannot grade this task)",
+                             source=where, line=line, field=field) from None
 
 
 def validate_task_identity(task: dict[str, Any], source: str, line: int | None = None) -> None:

@@ -140,7 +140,8 @@ def split_verify_kwargs(reward_cls: type, kwargs: dict[str, Any]) -> tuple[Score
     verifier does not accept."""
     if not kwargs:
         return DEFAULT_RULES, {}
-    if kwargs.keys() <= {"format_score"}:  # the usual call (bc-train's reward function): no lookups
-        return score_rules(kwargs), {}
+    if kwargs.keys() <= {"format_score"}:  # the usual calls (bc-eval's default, bc-train's reward): no lookups
+        value = kwargs["format_score"]
+        return (DEFAULT_RULES if value == 0 and type(value) in (int, float) else score_rules(kwargs)), {}
     check_verify_kwargs(reward_cls, kwargs, "verify_score")
     return score_rules(kwargs), {k: v for k, v in kwargs.items() if k not in SEED_KEYS}
