@@ -146,7 +146,7 @@ class RemoteTool(Tool):
                 if direct:
                     raise _FallBack() from exc
                 if last:
-                    raise ToolError("unavailable", f"cannot reach {base}: {exc}") from None
+                    raise ToolError("unavailable", f"cannot reach {redact_url(base)}: {exc}") from None
             except asyncio.TimeoutError:
                 raise ToolError("timeout", f"{self.name}.{op} took longer than {self.timeout:g}s") from None
             except (aiohttp.ClientError, OSError) as exc:
