@@ -16,21 +16,40 @@ from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
 
 
+DEFAULT_ASSISTANT_TURNS, DEFAULT_USER_TURNS = 5, 20
+
+
 @dataclass
 class Limits:
-    """Turn budgets. User turns count tool responses and interaction replies (as the seed does). The tool calls
-    of one assistant message run all or none: a message that would pass a budget or a cap runs none of them."""
+    """Turn budgets and tool-call caps. User turns count tool responses and interaction replies (as the seed
+    does); a budget left None is the default (5 and 20) raised to what the bootcamp says its tasks need. The
+    tool calls of one assistant message run all or none: a message that would pass a cap or budget runs none."""
 
-    max_assistant_turns: int = 5
-    max_user_turns: int = 20
+    max_assistant_turns: int | None = None
+    max_user_turns: int | None = None
     max_tool_calls_per_turn: int = 16
     max_tool_calls: int = 64
 
     def __post_init__(self) -> None:
-        if self.max_assistant_turns < 1 or self.max_user_turns < 0:
+        if (self.max_assistant_turns is not None and self.max_assistant_turns < 1) or \
+                (self.max_user_turns is not None and self.max_user_turns < 0):
             raise ValueError("turn budgets must be positive (there is no unlimited)")
         if self.max_tool_calls_per_turn < 1 or self.max_tool_calls < 1:
             raise ValueError("tool-call caps must be at least 1 (there is no unlimited)")
+
+    @classmethod
+    def for_env(cls, env: Environment) -> Limits:
+        """The default budgets, raised to what the bootcamp says its tasks need."""
+        return cls().resolve(env)
+
+    def resolve(self, env: Environment) -> Limits:
+        """These limits with every budget left None filled in for `env`'s bootcamp."""
+        return Limits(
+            self.max_assistant_turns if self.max_assistant_turns is not None else
+            max(DEFAULT_ASSISTANT_TURNS, env.limits.get("max_assistant_turns", 0)),
+            self.max_user_turns if self.max_user_turns is not None else
+            max(DEFAULT_USER_TURNS, env.limits.get("max_user_turns", 0)),
+            self.max_tool_calls_per_turn, self.max_tool_calls)
 
 
 @dataclass
@@ -88,7 +107,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                          model_name: str, limits: Limits | None = None,
                          verify_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA)."""
-    limits = limits or Limits()
+    limits = (limits or Limits()).resolve(env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     tid = task_id_of(task)

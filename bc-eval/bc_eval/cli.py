@@ -101,9 +101,10 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--resume-from-result-path", default=None, hidden=True, help="Seed alias: -o PATH --resume.")
 @click.option("--summary", "summary_path", default=None, metavar="FILE.json", help="Write the summary as JSON.")
 @click.option("--summary-csv", default=None, metavar="FILE.csv", help="Write the summary as CSV.")
-@click.option("--max-assistant-turns", type=int, default=None, help="Model calls per trajectory [default: 5].")
+@click.option("--max-assistant-turns", type=int, default=None,
+              help="Model calls per trajectory [default: 5, or more where a bootcamp needs more].")
 @click.option("--max-user-turns", type=int, default=None,
-              help="Tool responses and interaction replies per trajectory [default: 20].")
+              help="Tool responses and interaction replies [default: 20, or the bootcamp's own].")
 @click.option("--max-tool-calls-per-turn", default=16, show_default=True,
               help="Tool calls one assistant message may make (more: none run, the trajectory stops).")
 @click.option("--max-tool-calls", default=64, show_default=True, help="Tool calls per trajectory.")
@@ -218,7 +219,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
         sys.exit(2)
 
 
-def _limits(assistant: int, user: int, per_turn: int, per_trajectory: int) -> Limits:
+def _limits(assistant: int | None, user: int | None, per_turn: int, per_trajectory: int) -> Limits:
+    """The user's budgets and caps; a budget left None is each bootcamp's own default (Limits.resolve)."""
     try:
         return Limits(assistant, user, per_turn, per_trajectory)
     except ValueError as exc:
@@ -226,12 +228,12 @@ def _limits(assistant: int, user: int, per_turn: int, per_trajectory: int) -> Li
 
 
 def _turn_limits(assistant: int | None, user: int | None, tool_turns: int | None,
-                 interaction_turns: int | None) -> tuple[int, int]:
+                 interaction_turns: int | None) -> tuple[int | None, int | None]:
     """Our turn budgets, from the seed's deprecated per-interaction flags where given: I interaction rounds of
     T tool turns and one answer each allow I*(T+1) assistant turns and I*(T+1) user turns (T tool responses and
-    one interaction reply per round). A flag of ours given too wins."""
+    one interaction reply per round). A flag of ours given too wins; None leaves the bootcamp's default."""
     if tool_turns is None and interaction_turns is None:
-        return (5 if assistant is None else assistant), (20 if user is None else user)
+        return assistant, user
     for flag, value in (("--max-tool-turns-per-interaction", tool_turns),
                         ("--max-interaction-turns", interaction_turns)):
         if value is not None and value < (0 if flag.startswith("--max-tool") else 1):

@@ -14,6 +14,7 @@ import orjson
 from bc_common.errors import ConfigError
 from bc_common.jsonl import atomic_write_bytes
 from bc_common.redaction import redact_url
+from bc_common.rollout import Limits
 
 VERSION = 1
 # what changes the trajectories a run writes; base_url is stored to inform, not compared (replicas of a server)
@@ -32,7 +33,7 @@ def _path(value: str | None) -> str | None:
 def run_settings(config: Any, model: str) -> dict[str, Any]:
     """The settings of `config` (an EvalConfig) with the model it runs, as stored beside OUT."""
     return {"bc_eval_settings": VERSION, "model": model, "samples": config.samples,
-            "limits": dataclasses.asdict(config.limits), "verify_kwargs": config.verify_kwargs,
+            "limits": dataclasses.asdict(config.limits or Limits()), "verify_kwargs": config.verify_kwargs,
             "params": config.params, "tool_config": _path(config.tool_config),
             "interaction_config": _path(config.interaction_config), "reward_calculator": config.reward_calculator,
             "registry_file": _path(config.registry_file), "base_url": redact_url(config.base_url) or None}

@@ -69,13 +69,18 @@ def test_think_and_answer_thresholds_count_characters_of_each_part():
 
 
 def test_every_graded_text_of_a_game_must_pass():
-    from bc_common.reference import play_reference_sync
-    from bc_common.registry import get_bootcamp
+    import asyncio
 
-    identity = {"seed": 7, "skill": 1.0, "first": "X"}
-    messages, finished = play_reference_sync(get_bootcamp("tictactoe"), identity,
-                                             [{"role": "user", "content": "play"}])
-    assert finished and TicTacToe.verify_score(messages, identity, format_penalty=True) == 1.0
+    from bc_common.builtin_model import BuiltinModel
+    from bc_common.environment import Environments, identity_of
+    from bc_common.rollout import run_trajectory
+
+    gen = subprocess.run([str(BIN / "bc-gen"), "tictactoe", "-n", "1", "--seed", "3"], capture_output=True, check=True)
+    task = orjson.loads(gen.stdout.splitlines()[0])
+    trajectory = asyncio.run(run_trajectory(task, 0, BuiltinModel("builtin:reference"),
+                                            Environments().get(task["data_source"]), model_name="ref"))
+    messages, identity = trajectory["messages"], identity_of(task)
+    assert TicTacToe.verify_score(messages, identity, format_penalty=True) == 1.0
     first = next(m for m in messages if m["role"] == "assistant")
     first["content"] += " <think>"  # a stray tag in the first move only
     assert TicTacToe.verify_score(messages, identity) == 1.0

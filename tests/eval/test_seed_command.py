@@ -1,4 +1,5 @@
-"""The seed's example evaluation command, with our module and configs in place of the seed's paths."""
+"""The seed's example evaluation command, with our module and configs in place of the seed's paths (the configs
+as `bc-gen --describe arithmetic --format yaml -o DIR` writes them)."""
 from __future__ import annotations
 
 import subprocess
@@ -8,6 +9,7 @@ from pathlib import Path
 import orjson
 
 from bc_common.safe_eval import format_number, safe_eval
+from tests.seed_configs import seed_configs
 
 from .conftest import answer, bc_eval_env, read_jsonl, write_jsonl
 
@@ -40,8 +42,8 @@ def test_the_seeds_example_command_runs(tmp_path, scripted):
         "--api-url", url,
         "--api-model", "gpt-3.5-turbo",
         "--reward-calculator-class", "bootcamps.arithmetic.reward.ArithmeticRewardCalculator",
-        "--tool-config", "bootcamps/arithmetic/configs/tool_config.yaml",
-        "--interaction-config", "bootcamps/arithmetic/configs/interaction_config.yaml",
+        "--tool-config", str(seed_configs() / "tool_config.yaml"),
+        "--interaction-config", str(seed_configs() / "interaction_config.yaml"),
         "--max-tool-turns-per-interaction", "5",
         "--max-interaction-turns", "3",
     ], cwd=ROOT, capture_output=True, env=bc_eval_env(), timeout=120)
