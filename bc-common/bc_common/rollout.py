@@ -15,7 +15,6 @@ from .environment import Environment, identity_of
 from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
 
-
 DEFAULT_ASSISTANT_TURNS, DEFAULT_USER_TURNS = 5, 20
 
 
