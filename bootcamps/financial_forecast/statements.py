@@ -164,7 +164,7 @@ def check_identities(forecast: dict[str, Decimal | None], prior: dict[str, int],
         if lhs is None or any(v is None for v in values):
             out.append(Check("identity", name, False, "missing line"))
             continue
-        rhs = sum((sign * Decimal(v) for (sign, _l, _w), v in zip(terms, values)), Decimal(0))
+        rhs = sum((sign * Decimal(v) for (sign, _l, _w), v in zip(terms, values, strict=True)), Decimal(0))
         gap = lhs - rhs
         out.append(Check("identity", name, abs(gap) <= tolerance, f"off by {gap}" if abs(gap) > tolerance else ""))
     return out

@@ -94,12 +94,10 @@ class RatioTool(Tool):
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         num, den, scale = RATIOS[parameters["name"]]
         figures = parameters["figures"]
-        values: dict[str, Decimal] = {}
-        for _sign, line in num + den:
-            value = to_decimal(figures.get(line))
-            if value is None:
-                raise ToolError("missing_figure", f"{parameters['name']} needs a number for {line!r}")
-            values[line] = value
+        values = {line: to_decimal(figures.get(line)) for _sign, line in num + den}
+        missing = [line for line, value in values.items() if value is None]
+        if missing:
+            raise ToolError("missing_figure", f"{parameters['name']} needs numbers for {', '.join(missing)}")
         with localcontext() as ctx:
             ctx.prec = 28
             try:

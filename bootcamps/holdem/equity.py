@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .evaluator import BoardEvaluator, cards_str, evaluate
+from .evaluator import POW5, BoardEvaluator, cards_str
 from .ranges import Combo
 
 MC_SAMPLES = {0: 200, 3: 300}  # board samples by board size before the turn (stated in every prompt)
@@ -39,17 +39,17 @@ def combo_equities(hero: Sequence[int], board: Sequence[int], combos: Sequence[C
     won = [0.0] * len(combos)
     seen = [0] * len(combos)
     h0, h1 = hero
+    pairs = [(i, combos[i][0], combos[i][1], POW5[combos[i][0]] + POW5[combos[i][1]]) for i in live]
     for extra in _runouts(hero, board):
-        full = list(board) + extra
-        ev = BoardEvaluator(full)
+        ev = BoardEvaluator(list(board) + extra)
         mine = ev.value(h0, h1)
         out = set(extra)
-        value = ev.value
-        for i in live:
-            a, b = combos[i]
+        value, by_key, base = ev.value, ev.by_key, ev.key
+        plain = not ev.flush_suits  # no flush possible: one table look-up per combo
+        for i, a, b, key in pairs:
             if a in out or b in out:
                 continue
-            theirs = value(a, b)
+            theirs = by_key[base + key] if plain else value(a, b)
             seen[i] += 1
             if mine > theirs:
                 won[i] += 1.0
@@ -74,12 +74,12 @@ class RangeEquity:
 
     def live_weight(self, weights: Sequence[float] | None = None) -> float:
         w = self.weights if weights is None else weights
-        return sum(wi for wi, e in zip(w, self.equities) if e is not None)
+        return sum(wi for wi, e in zip(w, self.equities, strict=True) if e is not None)
 
     def equity(self, weights: Sequence[float] | None = None) -> float:
         """Hero's equity against the (given part of the) range; 0 when nothing of it is live."""
         w = self.weights if weights is None else weights
-        total = sum(wi for wi, e in zip(w, self.equities) if e is not None)
+        total = sum(wi for wi, e in zip(w, self.equities, strict=True) if e is not None)
         if total <= 0:
             return 0.0
-        return sum(wi * e for wi, e in zip(w, self.equities) if e is not None) / total
+        return sum(wi * e for wi, e in zip(w, self.equities, strict=True) if e is not None) / total

@@ -10,7 +10,7 @@ from .equity import MC_SAMPLES, RangeEquity
 from .ev import action_evs, best_by_category
 from .evaluator import cards_str
 from .ranges import parse_range
-from .table import BB, BUTTON, STREETS, apply, board_of, deal_next, new_state, spot_of
+from .table import BB, BUTTON, STREETS, board_of, deal_next, new_state, spot_of
 
 VILLAIN_RANGES = {
     "tight": "77+, ATs+, KQs, AJo+",

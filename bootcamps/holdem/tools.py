@@ -89,7 +89,7 @@ class EquityTool(Tool):
             rq = range_equity(cards_str(hero), cards_str(board), expression)
         except ValueError as exc:
             raise ToolError("invalid_range", str(exc)) from None
-        live = sum(1 for w, e in zip(rq.weights, rq.equities) if w > 0 and e is not None)
+        live = sum(1 for w, e in zip(rq.weights, rq.equities, strict=True) if w > 0 and e is not None)
         if live == 0:
             raise ToolError("empty_range", "no hand of that range is possible with these cards")
         body: dict[str, Any] = {"equity": round(rq.equity(), 6), "live_combos": live,
