@@ -8,10 +8,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .evaluator import POW5, BoardEvaluator, cards_str
+from .evaluator import BIT, POW5, BoardEvaluator, cards_str
 from .ranges import Combo
 
-MC_SAMPLES = {0: 200, 3: 300}  # board samples by board size before the turn (stated in every prompt)
+MC_SAMPLES = {0: 150, 3: 200}  # board samples by board size before the turn (stated in every prompt)
 
 
 def mc_rng(hero: Sequence[int], board: Sequence[int]) -> random.Random:
@@ -39,17 +39,26 @@ def combo_equities(hero: Sequence[int], board: Sequence[int], combos: Sequence[C
     won = [0.0] * len(combos)
     seen = [0] * len(combos)
     h0, h1 = hero
-    pairs = [(i, combos[i][0], combos[i][1], POW5[combos[i][0]] + POW5[combos[i][1]]) for i in live]
+    pairs = [(i, a, b, POW5[a] + POW5[b]) for i, (a, b) in ((i, combos[i]) for i in live)]
     for extra in _runouts(hero, board):
         ev = BoardEvaluator(list(board) + extra)
         mine = ev.value(h0, h1)
         out = set(extra)
-        value, by_key, base = ev.value, ev.by_key, ev.key
-        plain = not ev.flush_suits  # no flush possible: one table look-up per combo
+        by_key, base, flush = ev.by_key, ev.key, ev.flush
+        # at most one suit can make a flush; only combos holding it (or any, when the board is one) need a mask
+        suit = ev.flush_suits[0] if ev.flush_suits else -1
+        mask = ev.suit_masks[suit] if suit >= 0 else 0
+        board_flush = mask.bit_count() >= 5
         for i, a, b, key in pairs:
             if a in out or b in out:
                 continue
-            theirs = by_key[base + key] if plain else value(a, b)
+            theirs = -1
+            if suit >= 0 and (board_flush or a & 3 == suit or b & 3 == suit):
+                m = mask | (BIT[a] if a & 3 == suit else 0) | (BIT[b] if b & 3 == suit else 0)
+                if m.bit_count() >= 5:
+                    theirs = flush[m]
+            if theirs < 0:
+                theirs = by_key[base + key]
             seen[i] += 1
             if mine > theirs:
                 won[i] += 1.0

@@ -140,8 +140,8 @@ class BoardEvaluator:
         self.suit_masks = [0, 0, 0, 0]
         for c in board:
             self.suit_masks[c & 3] |= BIT[c]
-        need = len(board) + 2 - 5  # suited board cards a flush needs besides the two hole cards
-        self.flush_suits = [s for s in range(4) if self.suit_masks[s].bit_count() >= need]
+        # a flush needs three suited board cards besides the two hole cards: at most one suit on five cards
+        self.flush_suits = [s for s in range(4) if self.suit_masks[s].bit_count() >= 3]
 
     def value(self, a: int, b: int) -> int:
         for s in self.flush_suits:

@@ -119,6 +119,8 @@ def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None]], *
             log.events.append(f"{STREETS[len(shown) - 2].capitalize()}: {cards_str(shown)}.")
             continue
         board = board_of(state)
+        if state.actor_index is None:  # nothing left to decide or deal (pokerkit's automations finish the hand)
+            break
         if state.actor_index == BUTTON:
             spot = spot_of(state, BUTTON)
             decision = Decision(STREETS[len(board) - 2] if board else "preflop", cards_str(board), spot, expression)

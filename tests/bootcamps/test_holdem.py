@@ -259,3 +259,19 @@ def test_tools_compute_and_reject_bad_arguments() -> None:
         with pytest.raises(ToolError):
             asyncio.run(call(EquityTool(), bad))
     assert len(parse_range("AKs")) == 4
+
+
+def test_combo_equities_match_pairwise_evaluation_on_flush_boards() -> None:
+    rng = random.Random(4)
+    for board_text in ("2h5h9hJhKh", "2h5h9hJc", "2c7d9hJsKc", "AsKsQs2s"):
+        board = parse_cards(board_text)
+        deck = [c for c in range(52) if c not in board]
+        hero = rng.sample(deck, 2)
+        combos = [(a, b) for a, b in itertools.combinations(deck, 2) if a not in hero and b not in hero][::23]
+        for (a, b), equity in zip(combos, combo_equities(hero, board, combos), strict=True):
+            rivers = [[]] if len(board) == 5 else [[r] for r in deck if r not in (a, b, *hero)]
+            shares = []
+            for river in rivers:
+                mine, theirs = evaluate(hero + board + river), evaluate([a, b] + board + river)
+                shares.append(1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+            assert equity == pytest.approx(sum(shares) / len(shares), abs=1e-12)
