@@ -16,4 +16,5 @@ bootcamp = Bootcamp(
     groups=[Group("easy", {"history_years": 2, "constraint_pressure": 0.0}, ratio=0.3),
             Group("medium", {"history_years": 3, "constraint_pressure": 0.5}, ratio=0.4),
             Group("hard", {"history_years": 5, "constraint_pressure": 1.0}, ratio=0.3)],
+    limits={"max_assistant_turns": 8},  # look-ups, ratios and up to three checks before the answer
 )

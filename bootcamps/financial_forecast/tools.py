@@ -51,9 +51,6 @@ class LookupStatementTool(Tool):
                    "description": "Years, e.g. [\"2021\"]."}},
         [])
 
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        super().__init__(config, tool_schema or type(self).tool_schema)
-
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         history = self.state(instance_id)["identity"]["history"]
         lines: list[str] = []
@@ -88,9 +85,6 @@ class RatioTool(Tool):
                      "description": "The figures the ratio needs, by line name."}},
         ["name", "figures"])
 
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        super().__init__(config, tool_schema or type(self).tool_schema)
-
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         num, den, scale = RATIOS[parameters["name"]]
         figures = parameters["figures"]
@@ -119,9 +113,6 @@ class CheckForecastTool(Tool):
         "constraints; reports which fail. Limited budget per task.",
         {"forecast": {"type": "object", "description": "{line: value} for every forecast line."}},
         ["forecast"])
-
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        super().__init__(config, tool_schema or type(self).tool_schema)
 
     def setup_state(self, identity: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
         return {"identity": identity, "calls": 0, "budget": int(identity.get("check_budget", 3))}

@@ -21,4 +21,6 @@ if bootcamp is None:
         groups=[Group("river_turn", {"mode": "decision", "streets": "turn,river"}, ratio=0.3),
                 Group("early", {"mode": "decision", "streets": "preflop,flop"}, ratio=0.3),
                 Group("hand", {"mode": "hand"}, ratio=0.4)],
+        # a hand has up to four decisions, each an `equity` call and an action
+        limits={"max_assistant_turns": 12, "max_user_turns": 30},
     )

@@ -8,7 +8,7 @@ from bc_common.bootcamp import InstructionGenerator
 
 from .equity import MC_SAMPLES
 from .ev import Spot
-from .hand import Decision, decision_evs, replay, situation, stored_evs
+from .hand import Decision, decision_evs, range_equity, replay, situation, stored_evs
 from .spots import VILLAIN_RANGES, deal, draw_decision
 from .table import STREETS
 
@@ -21,9 +21,10 @@ EV_MODEL = (
     "re-raises: EV = fold% x P + call% x (equity vs the calling part x (P + X + r) - X), fold% and call% among the "
     "villain hands your cards leave possible. Equity is exact on the turn and river and seeded Monte Carlo before "
     f"({MC_SAMPLES[3]} board samples on the flop, {MC_SAMPLES[0]} preflop), as the `equity` tool computes it.")
-ANSWER = ("Answer with one action and its EV under the model: <action>fold</action>, <action>check</action>, "
+ANSWER = ("Answer with one action, its EV under the model and your equity against villain's whole range (as the "
+          "`equity` tool gives it, within 0.005): <action>fold</action>, <action>check</action>, "
           "<action>call</action>, <action>raise T</action> (T a bet/raise-to amount from the list) or "
-          "<action>allin</action>, followed by <ev>EV in chips</ev>.")
+          "<action>allin</action>, followed by <ev>EV in chips</ev> and <equity>0.xxxx</equity>.")
 
 
 @dataclass
@@ -84,7 +85,8 @@ class HoldemInstructionGenerator(InstructionGenerator):
                     "open_share": self.open_share, "bet_fraction": self.bet_fraction,
                     "tolerance_share": self.tolerance_share, "seed": self.rng.getrandbits(32)}
         opening = replay(identity, []).decisions[0]
-        identity["opening_evs"] = stored_evs(decision_evs(opening, identity["hero"]))
+        equity = range_equity(identity["hero"], opening.board, opening.range_expression).equity()
+        identity["opening"] = {"evs": stored_evs(decision_evs(opening, identity["hero"])), "equity": round(equity, 6)}
         return identity
 
     def prompt_func(self, identity: dict[str, Any]) -> str:

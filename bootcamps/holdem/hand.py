@@ -21,6 +21,8 @@ from .evaluator import cards_str, parse_cards
 from .ranges import narrow, share_weights, weighted_range
 from .table import BB, BUTTON, STREETS, apply, board_of, deal_next, new_state, spot_of
 
+EQUITY_TOLERANCE = 0.005  # the stated equity within this of the true one (the `equity` tool's answer)
+
 
 @dataclass
 class Decision:
@@ -32,6 +34,7 @@ class Decision:
     range_expression: str
     action: Action | None = None
     reported_ev: float | None = None
+    reported_equity: float | None = None
     evs: dict[str, Any] | None = None
     correct: bool = False
 
@@ -67,16 +70,21 @@ def stored_evs(evs: dict[str, Any]) -> dict[str, Any]:
     return {k: ({str(t): round(e, 6) for t, e in v.items()} if k == "raise" else round(v, 6)) for k, v in evs.items()}
 
 
-def grade(decision: Decision, hero: str, tolerance_share: float, evs: dict[str, Any] | None = None) -> None:
-    """Fill the decision's EVs and whether its action (and reported EV) is within tolerance of the best."""
+def grade(decision: Decision, hero: str, tolerance_share: float, opening: dict[str, Any] | None = None) -> None:
+    """Fill the decision's EVs and whether its action is within tolerance of the best, with its EV and hero's
+    equity stated within tolerance."""
     spot = decision.spot
-    if evs is None:
+    if opening is None:
         evs = decision_evs(decision, hero)
+        equity = range_equity(hero, decision.board, decision.range_expression).equity()
     else:  # the identity's precomputed opening decision: the verifier stays fast on any single reply
-        evs = {k: ({int(t): e for t, e in v.items()} if k == "raise" else v) for k, v in evs.items()}
+        evs = {k: ({int(t): e for t, e in v.items()} if k == "raise" else v) for k, v in opening["evs"].items()}
+        equity = opening["equity"]
     decision.evs = evs
     action = decision.action
-    if action is None or decision.reported_ev is None:
+    if action is None or decision.reported_ev is None or decision.reported_equity is None:
+        return
+    if abs(decision.reported_equity - equity) > EQUITY_TOLERANCE:
         return
     best = max(max(v.values()) if k == "raise" else v for k, v in evs.items())
     value = evs["raise"].get(action.amount) if action.kind == "raise" else evs.get(action.kind)
@@ -100,9 +108,9 @@ def _villain_takes(identity: dict[str, Any], expression: str, board: list[int], 
     return rng.random() < fraction
 
 
-def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None]], *, grade_decisions: bool = False
-           ) -> HandLog:
-    """Play hero's moves (action, reported EV) against the scripted villain until hero must act again or the hand
+def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None, float | None]], *,
+           grade_decisions: bool = False) -> HandLog:
+    """Play hero's moves (action, stated EV, stated equity) against the scripted villain until hero must act again or the hand
     ends. Never raises on bad moves: an illegal one ends the hand ("illegal")."""
     hero = parse_cards(identity["hero"])
     full_board = parse_cards(identity["board"])
@@ -127,18 +135,18 @@ def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None]], *
             if len(log.decisions) == len(moves):
                 log.decisions.append(decision)
                 return log  # awaiting hero
-            action, reported = moves[len(log.decisions)]
+            action, reported, equity = moves[len(log.decisions)]
             log.decisions.append(decision)
             played = legalize(action, spot)
             decision.action = played if isinstance(played, Action) else action
-            decision.reported_ev = reported
+            decision.reported_ev, decision.reported_equity = reported, equity
             if isinstance(played, str):
                 log.result, log.illegal = "illegal", played
                 log.events.append(f"Illegal action ({played}). The hand ends; it scores 0.")
                 return log
             if grade_decisions:
                 grade(decision, identity["hero"], tolerance_share,
-                      identity.get("opening_evs") if len(log.decisions) == 1 else None)
+                      identity.get("opening") if len(log.decisions) == 1 else None)
             if played.kind == "raise":
                 pending_share = defend_share(spot, played.amount)[2]
             apply(state, played.kind, played.amount)

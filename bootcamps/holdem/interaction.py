@@ -19,7 +19,7 @@ class HoldemInteraction(Interaction):
 
     async def generate_response(self, instance_id: str, messages: list[dict[str, Any]],
                                 **kwargs: Any) -> tuple[bool, str, float, dict[str, Any]]:
-        state = self._instances[instance_id]
+        state = self.state(instance_id)
         identity = state["identity"]
         texts = assistant_texts(messages)
         if identity.get("mode") != "hand":  # a decision spot is one answer: nothing for the table to say

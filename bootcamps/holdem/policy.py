@@ -1,8 +1,6 @@
-"""The reference player: asks `equity` for its equity against villain's range and against the calling share of each
-bet size, evaluates every legal action with the EV model and plays the best, stating its EV.
-
-In a hand it asks the tool at the first decision and evaluates later ones itself with the same code, so a whole
-hand fits the default budget of five assistant turns (one tool turn, at most four decisions)."""
+"""The reference player: at every decision asks `equity` for its equity against villain's range and against the
+calling share of each bet size, evaluates every legal action with the EV model and plays the best, stating its EV
+and its equity."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,8 +10,8 @@ import orjson
 from bc_common.bootcamp import ReferencePolicy, assistant_texts, tool_call
 
 from .actions import menu
-from .ev import Spot, defend_share
-from .hand import decision_evs, replay
+from .ev import Spot, action_evs, defend_share
+from .hand import range_equity, replay
 from .reward import move_in
 
 
@@ -45,11 +43,12 @@ def choose(evs: dict[str, Any], worst: bool = False) -> tuple[str, float]:
     return (min if worst else max)(options, key=lambda kv: kv[1])
 
 
-def answer(evs: dict[str, Any], worst: bool, tolerance: float, spot: Spot) -> dict[str, Any]:
+def answer(evs: dict[str, Any], equity: float, worst: bool, tolerance: float, spot: Spot) -> dict[str, Any]:
     action, value = choose(evs, worst)
     if worst and value >= choose(evs)[1] - tolerance:  # every action is about as good: play an illegal size
         action = f"raise {(spot.max_raise_to or spot.pot + spot.to_call) + 1}"
-    return {"role": "assistant", "content": f"Best by EV: {action}.\n<action>{action}</action>\n<ev>{value:.4f}</ev>"}
+    return {"role": "assistant", "content": f"Best by EV: {action}.\n<action>{action}</action>\n<ev>{value:.4f}</ev>\n"
+                                            f"<equity>{equity:.6f}</equity>"}
 
 
 def latest_tool_body(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -82,19 +81,20 @@ class HoldemPolicy(ReferencePolicy):
         identity = self.identity
         body = latest_tool_body(messages)
         if identity["mode"] == "decision":
-            spot = Spot(**identity["spot"])
-            if body is None and "equity" in self.tools:
-                return self._ask(identity["hero"], identity["board"], identity["villain_range"], spot)
-            evs = evs_from_tool(spot, body) if body else {
-                k: ({int(t): e for t, e in v.items()} if k == "raise" else v) for k, v in identity["evs"].items()}
-            return answer(evs, wrong, float(identity["tolerance"]), spot)
-        moves = [m for m in (move_in(t) for t in assistant_texts(messages)) if m is not None]
-        log = replay(identity, moves)
-        if log.result != "awaiting":
-            return {"role": "assistant", "content": f"The hand is over ({log.result})."}
-        decision = log.decisions[-1]
-        first = len(log.decisions) == 1
-        if first and body is None and "equity" in self.tools:
-            return self._ask(identity["hero"], decision.board, decision.range_expression, decision.spot)
-        evs = evs_from_tool(decision.spot, body) if (first and body) else decision_evs(decision, identity["hero"])
-        return answer(evs, wrong, float(identity["tolerance_share"]) * decision.spot.pot, decision.spot)
+            spot, hand, board = Spot(**identity["spot"]), identity["hero"], identity["board"]
+            expression, tolerance = identity["villain_range"], float(identity["tolerance"])
+        else:
+            log = replay(identity, [m for m in (move_in(t) for t in assistant_texts(messages)) if m is not None])
+            if log.result != "awaiting":
+                return {"role": "assistant", "content": f"The hand is over ({log.result})."}
+            decision = log.decisions[-1]
+            spot, hand, board, expression = decision.spot, identity["hero"], decision.board, decision.range_expression
+            tolerance = float(identity["tolerance_share"]) * spot.pot
+        if body is None and "equity" in self.tools:
+            return self._ask(hand, board, expression, spot)
+        if body is not None:
+            evs, equity = evs_from_tool(spot, body), body["equity"]
+        else:  # no tools offered: the same numbers, computed in process
+            rq = range_equity(hand, board, expression)
+            evs, equity = action_evs(spot, rq, menu(spot)), rq.equity()
+        return answer(evs, equity, wrong, tolerance, spot)

@@ -111,6 +111,6 @@ def draw_decision(rng: random.Random, streets: list[str], ranges: list[str], tol
             "hero": cards_str(hero), "board": cards_str(shown), "villain_range": villain_range,
             "range_name": range_name, "spot": spot.as_dict(), "menu": label["menu"], "evs": evs,
             "best": {"kind": best_kind, "amount": best_amount}, "tolerance": label["tolerance"],
-            "samples": MC_SAMPLES.get(len(shown), 0), "equity": round(label["equity"], 4),
+            "samples": MC_SAMPLES.get(len(shown), 0), "equity": round(label["equity"], 6),
         }
     raise RuntimeError(f"no decision spot with a clear best action in {max_tries} tries")

@@ -43,9 +43,6 @@ class HandStrengthTool(Tool):
                          "category and pokerkit's strength index (0 = worst high card ... 7461 = royal flush).",
         {"cards": {"type": "string", "description": "5-7 cards, e.g. 'AsKd' + 'Ah7c2d9s'"}}, ["cards"])
 
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        super().__init__(config, tool_schema or type(self).tool_schema)
-
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         from pokerkit import StandardHighHand
 
@@ -74,9 +71,6 @@ class EquityTool(Tool):
          "shares": {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
                     "maxItems": MAX_SHARES}},
         ["hand", "board", "range"])
-
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        super().__init__(config, tool_schema or type(self).tool_schema)
 
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         hero = _cards(parameters["hand"], "hand", (2,))
@@ -109,9 +103,6 @@ class PotOddsTool(Tool):
     tool_schema: ClassVar[dict[str, Any]] = _schema(
         "pot_odds", "The equity a call needs to break even, to_call / (pot + to_call); pot includes every bet so far.",
         {"pot": {"type": "number", "minimum": 0}, "to_call": {"type": "number", "minimum": 0}}, ["pot", "to_call"])
-
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        super().__init__(config, tool_schema or type(self).tool_schema)
 
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         pot, to_call = parameters["pot"], parameters["to_call"]
