@@ -99,6 +99,8 @@ def draw_decision(rng: random.Random, streets: list[str], ranges: list[str], tol
         spot = spot_of(state, hero_seat)
         shown = board_of(state)
         label = label_spot(hero, shown, villain_range, spot, tolerance_share)
+        if not 0.02 <= label["equity"] <= 0.98:  # drawing dead or holding the nuts: no decision worth a label
+            continue
         ranked = sorted(best_by_category(label["evs"]).items(), key=lambda kv: kv[1], reverse=True)
         if len(ranked) < 2 or ranked[0][1] - ranked[1][1] < margin_share * spot.pot:
             continue

@@ -179,7 +179,8 @@ def test_illegal_sizes_score_zero() -> None:
     identity = next(i for i in _decisions(10, streets="river") if i["menu"])
     for amount in (identity["spot"]["max_raise_to"] + 1, identity["menu"][0] - 1):
         best_ev = max(max(v.values()) if k == "raise" else v for k, v in identity["evs"].items())
-        assert VERIFY(f"<action>raise {amount}</action><ev>{best_ev}</ev>", identity) == 0.0
+        assert VERIFY(f"<action>raise {amount}</action><ev>{best_ev}</ev><equity>{identity['equity']}</equity>",
+                      identity) == 0.0
 
 
 def test_parse_action_reads_the_last_tag_and_rejects_junk() -> None:
@@ -197,9 +198,11 @@ def test_constant_call_scores_only_where_call_is_truly_best_over_500_spots() -> 
     for identity in spots:
         evs = identity["evs"]
         call_best += identity["best"]["kind"] == "call"
-        ev = evs.get("call", 0.0)  # the most generous cheat: the constant action with its true EV stated
-        call_scores_one += VERIFY(f"<action>call</action><ev>{ev}</ev>", identity) == 1.0
-        assert VERIFY("<action>call</action><ev>0</ev>", identity) < 1.0 or abs(ev) <= identity["tolerance"]
+        # the most generous cheat: the constant action with its true EV and hero's true equity stated
+        ev = evs.get("call", 0.0)
+        call_scores_one += VERIFY(f"<action>call</action><ev>{ev}</ev><equity>{identity['equity']}</equity>",
+                                  identity) == 1.0
+        assert VERIFY("<action>call</action><ev>0</ev><equity>0.5</equity>", identity) < 1.0
     assert call_scores_one <= call_best
     assert call_best < 0.5 * len(spots)
     kinds = {i["best"]["kind"] for i in spots}
@@ -212,7 +215,7 @@ def test_hand_reference_scores_one_and_the_interaction_agrees_with_the_verifier(
         assert VERIFY(messages, identity) == 1.0
         texts = [m["content"] for m in messages if m["role"] == "assistant" and not m.get("tool_calls")]
         assert len(texts) <= 4
-        log = replay(identity, [(parse_action(t), 0.0) for t in texts])
+        log = replay(identity, [(parse_action(t), 0.0, 0.5) for t in texts])
         assert log.result in ("folded", "villain folded", "showdown")
 
 
@@ -228,18 +231,20 @@ def test_hand_illegal_action_ends_the_hand_with_zero_and_unfinished_hands_are_no
         iid = await table.start_interaction(None, identity=identity)
         return await table.generate_response(iid, [{"role": "assistant", "content": text}])
 
-    done, text, score, extra = asyncio.run(reply("<action>raise 3</action><ev>1</ev>"))  # below the minimum
+    illegal = "<action>raise 3</action><ev>1</ev><equity>0.5</equity>"  # below the minimum raise
+    done, text, score, extra = asyncio.run(reply(illegal))
     assert done and score == 0.0 and extra["result"] == "illegal" and "Illegal" in text
-    assert VERIFY(["<action>raise 3</action><ev>1</ev>"], identity) == 0.0
+    assert VERIFY([illegal], identity) == 0.0
     assert VERIFY(texts, identity) == 1.0
     assert VERIFY(texts[:1], identity) < 1.0  # one good decision, then silence
+    assert VERIFY([t.split("<equity>")[0] for t in texts], identity) == 0.0  # no equity stated
 
 
 def test_hand_villain_is_deterministic_and_the_deal_stays_out_of_the_prompt() -> None:
     identity = _decisions(1, mode="hand")[0]
     prompt = HoldemInstructionGenerator(mode="hand").prompt_func(identity)
     assert identity["villain"] not in prompt and identity["board"][:6] not in prompt
-    moves = [(Action("call"), 0.0), (Action("check"), 0.0), (Action("check"), 0.0)]
+    moves = [(Action("call"), 0.0, 0.5), (Action("check"), 0.0, 0.5), (Action("check"), 0.0, 0.5)]
     assert replay(identity, moves).events == replay(identity, moves).events
 
 
