@@ -10,9 +10,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import sys
 import time
 
-from pokerkit import StandardHighHand
+try:
+    from pokerkit import StandardHighHand
+except ImportError:  # `make bench` installs the core only
+    print("bench/holdem.py: skipped (needs the poker extra: pip install 'bootcamp-harness[poker]')")
+    sys.exit(0)
 
 from bc_common.bootcamp import final_assistant_text
 from bc_common.seeding import RecordRandom
@@ -20,6 +25,7 @@ from bootcamps.holdem import bootcamp
 from bootcamps.holdem.equity import RangeEquity
 from bootcamps.holdem.evaluator import cards_str, parse_cards
 from bootcamps.holdem.generator import HoldemInstructionGenerator
+from bootcamps.holdem.hand import range_equity
 from bootcamps.holdem.ranges import parse_range
 from bootcamps.holdem.tools import EquityTool, HandStrengthTool, PotOddsTool
 
@@ -62,16 +68,22 @@ def river_equity() -> None:
           f"{t_pk / t_fast:.0f}x)")
 
 
+def hand_cards(identity: dict) -> list[int]:
+    """Hero's cards and the board, filled up to five cards with cards not yet used."""
+    cards = parse_cards(identity["hero"] + identity["board"])
+    return cards + [c for c in range(52) if c not in cards][: max(0, 5 - len(cards))]
+
+
 async def tool_calls(identities: list[dict]) -> None:
     tools = {"equity": EquityTool(), "hand_strength": HandStrengthTool(), "pot_odds": PotOddsTool()}
     by_tool: dict[str, list[float]] = {name: [] for name in tools}
     for identity in identities:
-        if identity["mode"] != "decision":
-            continue
+        identity = dict(identity, board=identity["board"] if identity["mode"] == "decision" else "")
         args = {"equity": {"hand": identity["hero"], "board": identity["board"], "range": identity["villain_range"],
                            "shares": [0.5, 0.7]},
-                "hand_strength": {"cards": identity["hero"] + (identity["board"] or "2c3d4h")[:10]},
+                "hand_strength": {"cards": cards_str(hand_cards(identity))},
                 "pot_odds": {"pot": 10, "to_call": 4}}
+        range_equity.cache_clear()  # a tool call computes its equity (generation computed the same one)
         for name, tool in tools.items():
             iid = await tool.create(identity=identity)
             t0 = time.perf_counter()
@@ -79,7 +91,7 @@ async def tool_calls(identities: list[dict]) -> None:
             by_tool[name].append(time.perf_counter() - t0)
     for name, times in by_tool.items():
         print(f"tool {name}: median {statistics.median(times) * 1e3:.2f} ms, max {max(times) * 1e3:.1f} ms "
-              f"({len(times)} calls, equity uncached)")
+              f"({len(times)} calls)")
 
 
 async def episode(identity: dict) -> list[dict]:
@@ -133,10 +145,7 @@ def main() -> None:
         verify = []
         for identity in identities[:50]:
             messages = asyncio.run(episode(identity))
-            bootcamp.reward.verify_score(messages, identity)  # the cache warm, as in a rollout (tools ran first)
-            from bootcamps.holdem.hand import range_equity
-
-            range_equity.cache_clear()
+            range_equity.cache_clear()  # cold: the verifier computes every equity itself
             t0 = time.perf_counter()
             score = bootcamp.reward.verify_score(messages, identity)
             verify.append(time.perf_counter() - t0)
