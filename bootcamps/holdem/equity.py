@@ -81,10 +81,6 @@ class RangeEquity:
                 weights: Sequence[float]) -> RangeEquity:
         return cls(list(combos), list(weights), combo_equities(hero, board, combos), list(board))
 
-    def live_weight(self, weights: Sequence[float] | None = None) -> float:
-        w = self.weights if weights is None else weights
-        return sum(wi for wi, e in zip(w, self.equities, strict=True) if e is not None)
-
     def equity(self, weights: Sequence[float] | None = None) -> float:
         """Hero's equity against the (given part of the) range; 0 when nothing of it is live."""
         w = self.weights if weights is None else weights

@@ -14,8 +14,6 @@ from typing import Any
 from .equity import RangeEquity
 from .ranges import strengths
 
-CATEGORIES = ("fold", "check", "call", "raise")
-
 
 @dataclass(frozen=True)
 class Spot:
@@ -114,19 +112,5 @@ def action_evs(spot: Spot, rq: RangeEquity, sizes: list[int]) -> dict[str, Any]:
 
 
 def best_by_category(evs: dict[str, Any]) -> dict[str, float]:
+    """The best EV of each kind of action (fold, check, call, raise)."""
     return {k: (max(v.values()) if k == "raise" else v) for k, v in evs.items() if not (k == "raise" and not v)}
-
-
-def acceptable(evs: dict[str, Any], tolerance: float) -> dict[str, Any]:
-    """What scores 1.0: the actions (and raise-to amounts) within `tolerance` of the best EV."""
-    best = max(best_by_category(evs).values())
-    ok: dict[str, Any] = {k: evs[k] >= best - tolerance for k in ("fold", "check", "call") if k in evs}
-    ok["raise"] = [int(to) for to, value in sorted((evs.get("raise") or {}).items(), key=lambda kv: int(kv[0]))
-                   if value >= best - tolerance]
-    return ok
-
-
-def is_acceptable(kind: str, amount: int | None, ok: dict[str, Any]) -> bool:
-    if kind == "raise":
-        return amount in ok.get("raise", [])
-    return bool(ok.get(kind))

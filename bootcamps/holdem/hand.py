@@ -42,7 +42,7 @@ class Decision:
 @dataclass
 class HandLog:
     """A replayed hand: `result` is "awaiting" (hero to act), "folded", "villain folded", "showdown" or
-    "illegal"; `events` are what the table said, in order."""
+    "illegal" (a move the rules refuse, or one after the hand ended); `events` are what the table said."""
 
     result: str = "awaiting"
     events: list[str] = field(default_factory=list)
@@ -179,6 +179,10 @@ def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None, flo
                 expression = narrow(expression, "bottom", round(1 - share, 4), board)
                 state.check_or_call()
                 log.events.append("Villain checks.")
+    if len(moves) > len([d for d in log.decisions if d.action is not None]):
+        log.result, log.illegal = "illegal", "an action after the hand ended (out of turn)"
+        log.events.append("Illegal action (the hand is over). It scores 0.")
+        return log
     log.hero_net = state.payoffs[BUTTON]
     folded = [d for d in log.decisions if d.action is not None and d.action.kind == "fold"]
     log.result = "folded" if folded else ("villain folded" if not state.statuses[BB] else "showdown")

@@ -238,6 +238,7 @@ def test_hand_illegal_action_ends_the_hand_with_zero_and_unfinished_hands_are_no
     assert VERIFY(texts, identity) == 1.0
     assert VERIFY(texts[:1], identity) < 1.0  # one good decision, then silence
     assert VERIFY([t.split("<equity>")[0] for t in texts], identity) == 0.0  # no equity stated
+    assert VERIFY(texts + [texts[-1]], identity) == 0.0  # acting after the hand ended
 
 
 def test_hand_villain_is_deterministic_and_the_deal_stays_out_of_the_prompt() -> None:
