@@ -2,8 +2,8 @@
 
 From the decision on, in chips: fold 0; check = equity x pot (the hand is then checked down); call = equity x
 final pot - the call. A bet or raise to T that costs villain r more into a pot of P + X (X: what hero adds) is
-called by the strongest share d = 1 - r / (P + X) (rounded to 4 places) of villain's range, which folds the rest and
-never re-raises: EV = fold x P + call x (equity vs the calling part x (P + X + r) - X).
+called by the strongest share d = max(F, 1 - r / (P + X)) (rounded to 4 places; F the villain's call floor, 0 in
+decision spots) of villain's range, which folds the rest and never re-raises: EV = fold x P + call x (equity vs the calling part x (P + X + r) - X).
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ class Spot:
     can_fold: bool
     min_raise_to: int | None
     max_raise_to: int | None
+    call_floor: float = 0.0  # villain calls at least this share of its range (hands set it)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -40,7 +41,7 @@ def defend_share(spot: Spot, raise_to: int) -> tuple[int, int, float]:
     to = min(raise_to, spot.villain_bet + spot.villain_stack)
     x = to - spot.hero_bet
     r = to - spot.villain_bet
-    return x, r, round(1 - r / (spot.pot + x), 4)
+    return x, r, round(max(spot.call_floor, 1 - r / (spot.pot + x)), 4)
 
 
 class DefenceCurve:

@@ -15,12 +15,13 @@ from .table import STREETS
 EV_MODEL = (
     "EV model (chips, from this decision on): fold = 0; check = equity x pot (the hand is then checked down); "
     "call = equity x final pot - your call. A bet or raise to T, where you add X and villain must add r more "
-    "into a pot of P (every bet so far included), is called by the strongest share d = 1 - r / (P + X) of "
-    "villain's range (d rounded to 4 places; villain's strength = its made-hand value on the board, preflop Bill "
-    "Chen's score without rounding; hands tied at the boundary call in part), which folds the rest and never "
-    "re-raises: EV = fold% x P + call% x (equity vs the calling part x (P + X + r) - X), fold% and call% among the "
-    "villain hands your cards leave possible. Equity is exact on the turn and river and seeded Monte Carlo before "
-    f"({MC_SAMPLES[3]} board samples on the flop, {MC_SAMPLES[0]} preflop), as the `equity` tool computes it.")
+    "into a pot of P (every bet so far included), is called by the strongest share d = max(F, 1 - r / (P + X)) "
+    "of villain's range (F: villain's call floor; d rounded to 4 places; villain's strength = its made-hand value "
+    "on the board, preflop Bill Chen's score without rounding; hands tied at the boundary call in part), which "
+    "folds the rest and never re-raises: EV = fold% x P + call% x (equity vs the calling part x (P + X + r) - X), "
+    "fold% and call% among the villain hands your cards leave possible. Equity is exact on the turn and river and "
+    f"seeded Monte Carlo before ({MC_SAMPLES[3]} board samples on the flop, {MC_SAMPLES[0]} preflop), as the "
+    "`equity` tool computes it.")
 ANSWER = ("Answer with one action, its EV under the model and your equity against villain's whole range (as the "
           "`equity` tool gives it, within 0.005): <action>fold</action>, <action>check</action>, "
           "<action>call</action>, <action>raise T</action> (T a bet/raise-to amount from the list) or "
@@ -36,6 +37,7 @@ class HoldemConfig:
     margin_share: float = 0.06  # decision mode keeps spots whose best kind of action wins by this share of the pot
     raise_keep: float = 0.45  # share of raise-labelled spots kept (all-in-heavy labels would dominate otherwise)
     open_share: float = 0.35  # hand mode: villain bets first with this strongest share of its range
+    call_floor: float = 0.6  # hand mode: villain calls a bet or raise with at least this share of its range
     bet_fraction: float = 0.67  # hand mode: villain's bet size as a share of the pot
 
     def validate(self) -> None:
@@ -51,6 +53,8 @@ class HoldemConfig:
             raise ValueError("need 0.001 <= tolerance_share < margin_share <= 0.5")
         if not 0.05 <= self.raise_keep <= 1.0 or not 0.05 <= self.open_share <= 0.95:
             raise ValueError("raise_keep in [0.05, 1] and open_share in [0.05, 0.95]")
+        if not 0.0 <= self.call_floor <= 1.0:
+            raise ValueError("call_floor must be a share in [0, 1]")
         if not 0.2 <= self.bet_fraction <= 2.0:
             raise ValueError("bet_fraction must be in [0.2, 2]")
 
@@ -83,6 +87,7 @@ class HoldemInstructionGenerator(InstructionGenerator):
                     "stacks": {"hero": self.rng.randint(80, 300), "villain": self.rng.randint(80, 300)},
                     "villain_range": VILLAIN_RANGES[range_name], "range_name": range_name,
                     "open_share": self.open_share, "bet_fraction": self.bet_fraction,
+                    "call_floor": self.call_floor,
                     "tolerance_share": self.tolerance_share, "seed": self.rng.getrandbits(32)}
         opening = replay(identity, []).decisions[0]
         equity = range_equity(identity["hero"], opening.board, opening.range_expression).equity()
@@ -104,9 +109,10 @@ def render_prompt(identity: dict[str, Any]) -> str:
         return (
             "Heads-up no-limit hold'em, blinds 1/2, one whole hand. You are on the button (small blind: first to "
             "act preflop, last after the flop); villain is the big blind. Villain plays a fixed strategy: facing a "
-            "bet or raise it calls with the strongest share d of its current range (d as in the EV model) and "
-            f"folds the rest, never re-raising; first to act after the flop it bets {identity['bet_fraction']:g} x "
-            f"pot with the strongest {identity['open_share']:g} of its range and checks the rest; it checks when "
+            "bet or raise it calls with the strongest share d of its current range (d as in the EV model, with "
+            f"call floor F = {identity['call_floor']:g}) and folds the rest, never re-raising; first to act after "
+            f"the flop it bets {identity['bet_fraction']:g} x pot with the strongest {identity['open_share']:g} of "
+            "its range and checks the rest; it checks when "
             "you limp. Its range narrows with each action: I state it as a range expression ('base | top s @ "
             "BOARD' keeps the strongest share s on that board, 'bottom s' the weakest), which the `equity` tool "
             "reads.\nEach of your decisions is graded against the best action under the EV model, not by the "
@@ -117,5 +123,6 @@ def render_prompt(identity: dict[str, Any]) -> str:
     street_hint = "" if identity["street"] == "preflop" else f" on the {identity['street']}"
     decision = Decision(identity["street"], identity["board"], spot, identity["villain_range"])
     return (f"Heads-up no-limit hold'em, blinds 1/2. You are the {identity['position']}; it is your "
-            f"decision{street_hint}.\n\n{situation(decision, identity)}\n\n{EV_MODEL}\n{tolerance}\n{tools}\n\n"
+            f"decision{street_hint}.\n\n{situation(decision, identity)}\n\n{EV_MODEL} Here F = 0.\n{tolerance}\n"
+            f"{tools}\n\n"
             f"Choose the action with the highest EV. {ANSWER}")

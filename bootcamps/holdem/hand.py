@@ -1,7 +1,7 @@
 """Mode `hand`: a whole heads-up hand on pokerkit, hero on the button against the scripted villain in the big blind.
 
 Villain's strategy (stated in the prompt): facing a bet or raise it calls with the strongest share
-d = 1 - r / (P + X) of its current range and folds the rest; first to act after the flop it bets `bet_fraction` of
+d = max(call_floor, 1 - r / (P + X)) of its current range and folds the rest; first to act after the flop it bets `bet_fraction` of
 the pot with the strongest `open_share` of its range and checks the rest; it checks when hero limps. Its range
 narrows with each of its actions (a range expression), a combo at a share's boundary decides by a seeded draw.
 The replay is a pure function of (identity, hero's actions): the interaction and the verifier both use it.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import Action, legalize, menu
@@ -130,7 +130,7 @@ def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None, flo
         if state.actor_index is None:  # nothing left to decide or deal (pokerkit's automations finish the hand)
             break
         if state.actor_index == BUTTON:
-            spot = spot_of(state, BUTTON)
+            spot = replace(spot_of(state, BUTTON), call_floor=float(identity.get("call_floor", 0.0)))
             decision = Decision(STREETS[len(board) - 2] if board else "preflop", cards_str(board), spot, expression)
             if len(log.decisions) == len(moves):
                 log.decisions.append(decision)

@@ -52,6 +52,7 @@ class HoldemRewardCalculator(RewardCalculator):
              "properties": {"mode": {"const": "hand"}, "hero": _CARDS, "villain": _CARDS, "board": _CARDS,
                             "stacks": {"type": "object", "required": ["hero", "villain"]},
                             "tolerance_share": {"type": "number", "minimum": 0},
+                            "call_floor": {"type": "number", "minimum": 0, "maximum": 1},
                             "seed": {"type": "integer"}}},
         ]}
 
