@@ -86,7 +86,8 @@ class HoldemInstructionGenerator(InstructionGenerator):
                     "board": cards_str(board),
                     "stacks": {"hero": self.rng.randint(80, 300), "villain": self.rng.randint(80, 300)},
                     "villain_range": VILLAIN_RANGES[range_name], "range_name": range_name,
-                    "open_share": self.open_share, "bet_fraction": self.bet_fraction,
+                    # shares as the range expressions write them (4 places), so villain and expression agree
+                    "open_share": round(self.open_share, 4), "bet_fraction": self.bet_fraction,
                     "call_floor": self.call_floor,
                     "tolerance_share": self.tolerance_share, "seed": self.rng.getrandbits(32)}
         opening = replay(identity, []).decisions[0]

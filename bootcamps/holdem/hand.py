@@ -110,8 +110,8 @@ def _villain_takes(identity: dict[str, Any], expression: str, board: list[int], 
 
 def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None, float | None]], *,
            grade_decisions: bool = False) -> HandLog:
-    """Play hero's moves (action, stated EV, stated equity) against the scripted villain until hero must act again or the hand
-    ends. Never raises on bad moves: an illegal one ends the hand ("illegal")."""
+    """Play hero's moves (action, stated EV, stated equity) against the scripted villain until hero must act again
+    or the hand ends. Never raises on bad moves: an illegal one ends the hand ("illegal")."""
     hero = parse_cards(identity["hero"])
     full_board = parse_cards(identity["board"])
     state = new_state([identity["stacks"]["villain"], identity["stacks"]["hero"]],
