@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import operator
 from collections import Counter
 from collections.abc import Iterable
 
@@ -30,26 +31,25 @@ class Knuth:
         return Knuth(pegs, colours)
 
     def _table(self) -> list[bytes]:
-        """rows[a][b] = black * (pegs + 1) + white for secret a and guess b (symmetric)."""
-        pegs, base = self.pegs, self.pegs + 1
+        """rows[a][b] = black * (pegs + 1) + white for secret a and guess b (symmetric).
+
+        Whole rows are added as big integers, one byte per code (values stay below 256, so bytes never carry):
+        black pegs from one 0/1 mask per (position, colour), black + white from the colour counts."""
+        n, pegs = len(self.codes), self.pegs
         counts = [tuple(code.count(c) for c in CANON[: self.colours]) for code in self.codes]
         kinds = sorted(set(counts))
         kind_id = {k: i for i, k in enumerate(kinds)}
         kind_of = [kind_id[c] for c in counts]
-        common = [[sum(map(min, a, b)) for b in kinds] for a in kinds]
-        # codes with colour c at position p: black pegs are counted position by position
-        at = [[[] for _ in range(self.colours)] for _ in range(pegs)]
-        for i, code in enumerate(self.codes):
-            for p, c in enumerate(code):
-                at[p][ord(c) - 65].append(i)
+        kind_bytes = bytes(kind_of)  # fewer than 256 kinds for every supported size
+        common = [int.from_bytes(kind_bytes.translate(bytes(sum(map(min, a, b)) for b in kinds).ljust(256, b"\0")),
+                                 "big") for a in kinds]
+        masks = [[int.from_bytes(bytes(code[p] == c for code in self.codes), "big") for c in CANON[: self.colours]]
+                 for p in range(pegs)]
         rows = []
         for i, code in enumerate(self.codes):
-            black = [0] * len(self.codes)
-            for p, c in enumerate(code):
-                for j in at[p][ord(c) - 65]:
-                    black[j] += 1
-            com = common[kind_of[i]]
-            rows.append(bytes(b * base + com[k] - b for b, k in zip(black, kind_of, strict=True)))
+            black = sum(masks[p][ord(c) - 65] for p, c in enumerate(code))
+            # black * (pegs + 1) + white, with white = common - black
+            rows.append((black * pegs + common[kind_of[i]]).to_bytes(n, "big"))
         return rows
 
     def mark(self, secret: str, guess: str) -> int:
@@ -73,13 +73,26 @@ class Knuth:
         if len(alive) <= 2:
             return alive[0]
         members = set(alive)
+        pick = operator.itemgetter(*alive)  # the marks of one guess against every live code, in C
         best, best_key = 0, None
-        for g, row in enumerate(self.rows):
-            worst = max(Counter(map(row.__getitem__, alive)).values())
+        for g in self._openings() if len(alive) == len(self.codes) else range(len(self.codes)):
+            worst = max(Counter(pick(self.rows[g])).values())
             key = (worst, g not in members, g)
             if best_key is None or key < best_key:
                 best, best_key = g, key
         return best
+
+    @functools.cache  # noqa: B019
+    def _openings(self) -> list[int]:
+        """Before any feedback every code is alike up to renaming colours and reordering pegs, so only the first
+        code of each such class competes: sorted, colours in order, counts not increasing (AABB, AABC, ...)."""
+        out = []
+        for i, code in enumerate(self.codes):
+            counts = [code.count(c) for c in CANON[: self.colours]]
+            used = [k for k in counts if k]
+            if list(code) == sorted(code) and counts[: len(used)] == used and used == sorted(used, reverse=True):
+                out.append(i)
+        return out
 
     @staticmethod
     def translation(colours: str) -> tuple[dict[int, int], dict[int, int]]:

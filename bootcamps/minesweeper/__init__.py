@@ -13,7 +13,7 @@ bootcamp = Bootcamp(
     policy=MinesweeperPolicy,
     tools=[RevealTool, FlagTool],
     groups=[
-        Group("easy", {"rows": 6, "cols": 6, "mines": 4}, ratio=0.3),
+        Group("easy", {"rows": 7, "cols": 7, "mines": 7}, ratio=0.3),
         Group("medium", {"rows": 9, "cols": 9, "mines": 10}, ratio=0.4),
         Group("hard", {"rows": 16, "cols": 16, "mines": 40}, ratio=0.3),
     ],
