@@ -8,8 +8,8 @@ from bc_common.bootcamp import InstructionGenerator
 
 from .solver import held_karp, matrix
 
-PROMPT = """A salesman must visit each of {n} cities exactly once and return to the city he started from. \
-Find the shortest such round trip.
+PROMPT = """Plan the shortest round trip that visits each of {n} cities exactly once and returns to the city it \
+started from.
 
 City coordinates:
 {cities}
