@@ -8,8 +8,8 @@ from bc_common.bootcamp import RewardCalculator
 
 from .solver import selection_problem, totals
 
-# the last `"items": [...]` in the text; bounded, so linear on hostile text
-_ITEMS = re.compile(r'"items"\s*:\s*\[([^\[\]]{0,600})\]')
+# the last `{"items": [...]}` object in the text; bounded, so linear on hostile text
+_ITEMS = re.compile(r'\{\s*"items"\s*:\s*\[([^\[\]]{0,600})\]\s*\}')
 _INT = re.compile(r"\s*([0-9]{1,4})\s*")
 
 

@@ -6,6 +6,7 @@ row-major order. Revealing every safe cell wins; revealing a mine loses. Nothing
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -20,12 +21,16 @@ class MoveError(Exception):
         self.kind, self.message = kind, message
 
 
-def neighbours(rows: int, cols: int, cell: tuple[int, int]) -> Iterator[tuple[int, int]]:
-    r, c = cell
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            if (dr or dc) and 1 <= r + dr <= rows and 1 <= c + dc <= cols:
-                yield r + dr, c + dc
+def neighbours(rows: int, cols: int, cell: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The up to 8 cells around `cell`."""
+    return _neighbour_table(rows, cols)[cell]
+
+
+@functools.cache
+def _neighbour_table(rows: int, cols: int) -> dict[tuple[int, int], tuple[tuple[int, int], ...]]:
+    return {(r, c): tuple((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                          if (dr or dc) and 1 <= r + dr <= rows and 1 <= c + dc <= cols)
+            for r in range(1, rows + 1) for c in range(1, cols + 1)}
 
 
 @dataclass
@@ -38,13 +43,22 @@ class Board:
     revealed: set[tuple[int, int]] = field(default_factory=set)
     result: str = "playing"
     exploded: tuple[int, int] | None = None
+    _counts: dict[tuple[int, int], int] | None = field(default=None, repr=False, compare=False)
+    _view: list[list[str]] | None = field(default=None, repr=False, compare=False)  # what render shows
 
     @classmethod
     def of(cls, identity: dict) -> Board:
         return cls(identity["rows"], identity["cols"], {(r, c) for r, c in identity["mines"]})
 
     def count(self, cell: tuple[int, int]) -> int:
-        return sum(n in self.mines for n in neighbours(self.rows, self.cols, cell))
+        """Mines next to `cell` (all counts computed once: every tool call renders the whole board)."""
+        if self._counts is None:
+            counts = dict.fromkeys(self.cells(), 0)
+            for mine in self.mines:
+                for n in neighbours(self.rows, self.cols, mine):
+                    counts[n] += 1
+            self._counts = counts
+        return self._counts[cell]
 
     def check(self, r: int, c: int) -> tuple[int, int]:
         if self.result != "playing":
@@ -62,6 +76,7 @@ class Board:
         if not self.revealed and cell in self.mines:  # the first reveal is always safe
             self.mines.discard(cell)
             self.mines.add(next(x for x in self.cells() if x not in self.mines and x != cell))
+            self._counts = None
         if cell in self.mines:
             self.result, self.exploded = "lost", cell
             return "mine"
@@ -71,6 +86,8 @@ class Board:
             if x in self.revealed:
                 continue
             self.revealed.add(x)
+            if self._view is not None:
+                self._view[x[0] - 1][x[1] - 1] = self._mark(x)
             if self.count(x) == 0:
                 todo.extend(n for n in neighbours(self.rows, self.cols, x) if n not in self.revealed)
         if len(self.revealed) == self.rows * self.cols - len(self.mines):
@@ -87,20 +104,23 @@ class Board:
     def render(self) -> str:
         """The board as the model sees it: `#` hidden, `.` no neighbouring mine, 1-8 the count; mines (`*`)
         only once the game is over."""
-        width = len(str(self.cols))
-        lines = [" " * (len(str(self.rows)) + 1) + " ".join(f"{c:>{width}}" for c in range(1, self.cols + 1))]
-        for r in range(1, self.rows + 1):
-            out = []
-            for c in range(1, self.cols + 1):
-                if (r, c) in self.revealed:
-                    n = self.count((r, c))
-                    out.append(str(n) if n else ".")
-                elif self.result != "playing" and (r, c) in self.mines:
-                    out.append(MINE)
-                else:
-                    out.append(HIDDEN)
-            lines.append(f"{r:>{len(str(self.rows))}} " + " ".join(f"{x:>{width}}" for x in out))
+        width, margin = len(str(self.cols)), len(str(self.rows))
+        if self._view is None:
+            self._view = [[HIDDEN.rjust(width)] * self.cols for _ in range(self.rows)]
+            for cell in self.revealed:
+                self._view[cell[0] - 1][cell[1] - 1] = self._mark(cell)
+        view = self._view
+        if self.result != "playing":
+            view = [row[:] for row in view]
+            for r, c in self.mines - self.revealed:
+                view[r - 1][c - 1] = MINE.rjust(width)
+        lines = [" " * (margin + 1) + " ".join(f"{c:>{width}}" for c in range(1, self.cols + 1))]
+        lines.extend(f"{r:>{margin}} {' '.join(row)}" for r, row in enumerate(view, start=1))
         return "\n".join(lines)
+
+    def _mark(self, cell: tuple[int, int]) -> str:
+        """A revealed cell as shown, padded to the column width."""
+        return str(self.count(cell) or ".").rjust(len(str(self.cols)))
 
 
 def parse_board(text: str) -> tuple[int, int, dict[tuple[int, int], int]] | None:

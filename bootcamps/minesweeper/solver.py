@@ -22,23 +22,27 @@ def deduce(rows: int, cols: int, seen: dict[tuple[int, int], int], total_mines: 
     """Hidden cells proven safe and proven mines, from the revealed numbers `seen` and the mine total."""
     out = Deduction()
     hidden = {(r, c) for r in range(1, rows + 1) for c in range(1, cols + 1)} - seen.keys()
+    # only numbers that touch a hidden cell say anything: (number, its hidden neighbours)
+    frontier = [(number, [n for n in neighbours(rows, cols, cell) if n in hidden]) for cell, number in seen.items()]
+    frontier = [(number, near) for number, near in frontier if near]
     changed = True
     while changed:
         changed = False
         constraints: dict[frozenset, int] = {}
-        for cell, number in seen.items():
-            unknown = frozenset(n for n in neighbours(rows, cols, cell)
-                                if n in hidden and n not in out.safe and n not in out.mines)
+        for number, near in frontier:
+            unknown = frozenset(n for n in near if n not in out.safe and n not in out.mines)
             if unknown:
-                found = sum(n in out.mines for n in neighbours(rows, cols, cell))
-                constraints[unknown] = number - found
+                constraints[unknown] = number - sum(n in out.mines for n in near)
         for unknown, need in constraints.items():
             changed |= _settle(out, unknown, need)
-        items = sorted(constraints.items(), key=lambda kv: len(kv[0]))
-        for i, (small, n_small) in enumerate(items):
-            for big, n_big in items[i + 1:]:
+        holding: dict[tuple[int, int], list[frozenset]] = {}  # cell -> the constraints that contain it
+        for unknown in constraints:
+            for cell in unknown:
+                holding.setdefault(cell, []).append(unknown)
+        for small, n_small in constraints.items():
+            for big in holding[next(iter(small))]:  # a superset of `small` holds any one of its cells
                 if len(big) > len(small) and small < big:
-                    changed |= _settle(out, big - small, n_big - n_small)
+                    changed |= _settle(out, big - small, constraints[big] - n_small)
         unknown = frozenset(hidden - out.safe - out.mines)
         if unknown:
             changed |= _settle(out, unknown, total_mines - len(out.mines))

@@ -8,8 +8,8 @@ from bc_common.bootcamp import RewardCalculator
 
 from .solver import matrix, tour_length, tour_problem
 
-# the last `"tour": [...]` in the text; bounded, so linear on hostile text
-_TOUR = re.compile(r'"tour"\s*:\s*\[([^\[\]]{0,400})\]')
+# the last `{"tour": [...]}` object in the text; bounded, so linear on hostile text
+_TOUR = re.compile(r'\{\s*"tour"\s*:\s*\[([^\[\]]{0,400})\]\s*\}')
 _INT = re.compile(r"\s*([0-9]{1,4})\s*")
 
 
