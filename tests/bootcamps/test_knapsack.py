@@ -7,6 +7,7 @@ import itertools
 import random
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from bc_common.seeding import RecordRandom
 from bc_common.tool_runtime import ToolRuntime
@@ -148,3 +149,10 @@ def test_reference_checks_with_the_tool_then_answers() -> None:
     done = policy.respond([{"role": "user", "content": "..."}, first,
                            {"role": "tool", "tool_call_id": "call_0", "content": "Total weight: ..."}])
     assert "tool_calls" not in done and VERIFY(done["content"], identity) == 1.0
+
+
+def test_generated_identities_match_the_identity_schema() -> None:
+    validator = Draft202012Validator(KnapsackRewardCalculator.identity_schema)
+    for seed in range(20):
+        assert not list(validator.iter_errors(_task(seed)))
+    assert list(validator.iter_errors({"weights": [1], "values": [1], "capacity": 1}))

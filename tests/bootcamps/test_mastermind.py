@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from bc_common.bootcamp import assistant_texts
 from bc_common.seeding import RecordRandom
@@ -189,3 +190,10 @@ def test_canonical_translation_round_trips() -> None:
     there, back = Knuth.translation("BGKRWY")
     assert "BGKRWY".translate(there) == CANON[:6]
     assert CANON[:6].translate(back) == "BGKRWY"
+
+
+def test_generated_identities_match_the_identity_schema() -> None:
+    validator = Draft202012Validator(MastermindRewardCalculator.identity_schema)
+    for seed in range(20):
+        assert not list(validator.iter_errors(_task(seed)))
+    assert list(validator.iter_errors({"pegs": 4, "colours": "rgb", "secret": "RRGG", "budget": 8, "par": 5}))

@@ -9,6 +9,7 @@ from typing import Any
 
 import orjson
 import pytest
+from jsonschema import Draft202012Validator
 
 from bc_common.bootcamp import tool_call
 from bc_common.seeding import RecordRandom
@@ -231,3 +232,10 @@ def test_tool_results_after_the_game_are_not_errors() -> None:
                                     {"role": "assistant", "content": "done"}))
     assert "already over (you won)" in messages[-2]["content"]
     assert not messages[-2]["content"].startswith("Error")
+
+
+def test_generated_identities_match_the_identity_schema() -> None:
+    validator = Draft202012Validator(MinesweeperRewardCalculator.identity_schema)
+    for seed in range(20):
+        assert not list(validator.iter_errors(_task(seed)))
+    assert list(validator.iter_errors({"rows": 9, "cols": 9, "mines": [[1]], "start": [1, 1]}))

@@ -8,6 +8,7 @@ import math
 import random
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from bc_common.seeding import RecordRandom
 from bc_common.tool_runtime import ToolRuntime
@@ -185,3 +186,10 @@ def test_reference_checks_with_the_tool_then_answers() -> None:
                            {"role": "tool", "tool_call_id": "call_0", "content": f"Tour length: {identity['optimum']}"}])
     assert "tool_calls" not in done and VERIFY(done["content"], identity) == 1.0
     assert VERIFY(TspPolicy(identity).respond([], wrong=True)["content"], identity) < 1.0
+
+
+def test_generated_identities_match_the_identity_schema() -> None:
+    validator = Draft202012Validator(TspRewardCalculator.identity_schema)
+    for seed in range(20):
+        assert not list(validator.iter_errors(_task(seed)))
+    assert list(validator.iter_errors({"coords": [[1, 2]], "optimum": -1}))
