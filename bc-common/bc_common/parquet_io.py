@@ -30,6 +30,12 @@ def write_parquet(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
     rows = list(rows)
     if rows and all(is_task_row(r) for r in rows):
         return write_verl_parquet(rows, path)
+    return write_json_columns(rows, path)
+
+
+def write_json_columns(rows: list[dict[str, Any]], path: str | Path) -> int:
+    """Any dict rows: scalar columns native, nested ones (and columns of mixed type, missing keys or integers
+    beyond int64) as JSON text named in the metadata. Task rows were written this way before verl's layout."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 

@@ -11,8 +11,9 @@ from typing import Any
 
 import orjson
 
+from bc_common.environment import identity_of
 from bc_common.errors import ConfigError, InputError
-from bc_common.identity import validate_task_identity
+from bc_common.identity import validate_identity, validate_task_identity
 from bc_common.jsonl import Record, atomic_write_bytes
 from bc_common.records import check_task, task_id
 from bc_common.tool_config import ToolSpec, load_tool_config
@@ -86,6 +87,10 @@ def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_rec
         else:
             records, val_records = split_holdout(records, lambda r: task_id(r.data))
     resolved = resolve_sources([*records, *val_records], registry)
+    for rec in [*records, *val_records]:  # installed bootcamps' identities were checked above
+        source = resolved[rec.data["data_source"]]
+        if source.registry_line:
+            validate_identity(source.reward, identity_of(rec.data), rec.source, rec.line)
     sources = sorted(resolved)
     specs, per_source = _bootcamp_tools({ds: resolved[ds] for ds in sources}, tool_config)
     names = [s.name for s in specs]

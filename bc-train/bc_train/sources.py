@@ -22,7 +22,8 @@ class Source:
     """One data_source of a run."""
 
     data_source: str
-    reward_class: str  # dotted path: what the reward function loads in the training processes
+    reward: type  # the verifier class
+    reward_class: str  # its dotted path: what the reward function loads in the training processes
     tools: list[ToolSpec]
     interaction_config: Path | None  # a registry line's interaction YAML (installed bootcamps name a class)
     registry_line: str | None = None  # where it came from when not an installed bootcamp
@@ -48,6 +49,7 @@ def resolve_sources(records: list[Record], registry: Path | None = None) -> dict
             hint = "" if entry is not None or registry else " (a seed registry bootcamp? pass --registry FILE)"
             raise InputError(f"data_source {ds!r} cannot be scored{where}: {exc}{hint}", source=rec.source,
                              line=rec.line, field="data_source") from None
-        out[ds] = Source(ds, _dotted(manifest.reward), manifest.tool_specs(), manifest.interaction_config,
+        out[ds] = Source(ds, manifest.reward, _dotted(manifest.reward), manifest.tool_specs(),
+                         manifest.interaction_config,
                          entry.source if entry is not None else None)
     return out
