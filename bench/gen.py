@@ -17,15 +17,15 @@ from pathlib import Path
 import orjson
 
 from bc_common.registry import get_bootcamp
+from bc_common.tasks import RowSpec, TaskFactory
 from bc_gen.generate import generate
-from bc_gen.rows import RowSpec, TaskFactory
 
 
 def spec_for(name: str) -> RowSpec:
     bc = get_bootcamp(name)
     cls = bc.generator
     return RowSpec(bootcamp=bc.name, generator_class=f"{cls.__module__}.{cls.__qualname__}", params={},
-                   split="train", base_seed=0, tool_config=bc.tool_config, interaction_config=bc.interaction_config)
+                   split="train", base_seed=0, tools=bc.tool_specs(), interaction=bc.interaction_spec())
 
 
 def bare_loop(n: int, sample: dict) -> float:

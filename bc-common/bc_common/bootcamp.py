@@ -1,14 +1,14 @@
 """The bootcamp contract: the four base classes users subclass, the reference policy, and the manifest.
 
-Names and signatures follow the seed (InternBootcamp) so existing bootcamps port with little change.
+Names and signatures follow the seed (InternBootcamp) so existing bootcamps port with little change; the seed's
+class names (`BaseInstructionGenerator`, `BaseRewardCalculator`, `BaseTool`, `BaseInteraction`) are aliases.
 Randomness comes only from `self.rng`, which the framework seeds for every record.
 """
 from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .config import build_dataclass
@@ -24,7 +24,8 @@ class InstructionGenerator:
     """Makes task instances: `case_generator()` draws an identity, `prompt_func(identity)` renders it.
 
     Declare parameters as a dataclass in `Config`; keyword arguments are checked against it (an unknown key is
-    an error naming it) and copied onto `self`, so `self.min_value` works as in the seed.
+    an error naming it) and copied onto `self`, so `self.min_value` works as in the seed. A generator without a
+    `Config` (a seed port) gets its keyword arguments as attributes, unchecked, as the seed did.
     """
 
     Config: ClassVar[type] = NoConfig
@@ -32,9 +33,14 @@ class InstructionGenerator:
 
     def __init__(self, **kwargs: Any):
         source = kwargs.pop("_source", None)
-        self.config = build_dataclass(self.Config, kwargs, source=source or type(self).__name__)
-        for f in dataclasses.fields(self.config):
-            setattr(self, f.name, getattr(self.config, f.name))
+        if self.Config is NoConfig:
+            self.config = NoConfig()
+            for key, value in kwargs.items():
+                setattr(self, key, value)
+        else:
+            self.config = build_dataclass(self.Config, kwargs, source=source or type(self).__name__)
+            for f in dataclasses.fields(self.config):
+                setattr(self, f.name, getattr(self.config, f.name))
         self.rng: random.Random = RecordRandom(0)  # reseeded for every record by the framework
         bootcamp = self.name or type(self).__name__.replace("InstructionGenerator", "").lower()
         self.data_source = f"bootcamp/{bootcamp}"
@@ -53,9 +59,11 @@ class RewardCalculator:
 
     `grades = "last"` (default) grades the final assistant message; `grades = "all"` grades every assistant
     message in order (games, where the moves are the answer): `extract_output` then receives that list.
+    `identity_schema` (a JSON Schema) lets the harness refuse a ground truth of the wrong shape before grading.
     """
 
     grades: ClassVar[str] = "last"
+    identity_schema: ClassVar[dict[str, Any] | None] = None
 
     @staticmethod
     def extract_output(output_str: Any) -> Any:
@@ -123,14 +131,17 @@ def final_assistant_text(messages: list[dict[str, Any]]) -> str:
 class Tool:
     """A tool the model may call. State lives per instance (one per trajectory) and survives across calls.
 
-    `tool_schema` is the OpenAI function schema `{type: function, function: {name, description, parameters}}`.
-    Arguments are validated against it before `execute` is called. Step rewards must not be positive for
-    merely calling a tool.
+    `tool_schema` is the OpenAI function schema `{type: function, function: {name, description, parameters}}`,
+    declared on the class (a seed-format YAML may pass another). Arguments are validated against it before
+    `execute` is called. Step rewards must not be positive for merely calling a tool.
     """
 
+    tool_schema: dict[str, Any] = {}
+    default_config: ClassVar[dict[str, Any]] = {}
+
     def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        self.config = dict(config or {})
-        self.tool_schema = tool_schema or {}
+        self.config = {**self.default_config, **(config or {})}
+        self.tool_schema = tool_schema or dict(type(self).tool_schema or {})
         self.name = self.tool_schema.get("function", {}).get("name") or type(self).__name__
         self._instances: dict[str, dict[str, Any]] = {}
 
@@ -172,12 +183,23 @@ class Interaction:
     """The environment's voice between turns: feedback, an opponent's move, a decision.
 
     `generate_response` returns (terminate, text, turn_score, extra); the text is sent as a user message.
+    `name` (the row's `interaction_kwargs.name`) and `default_config` are declared on the class.
     """
 
+    name: str = ""
+    default_config: ClassVar[dict[str, Any]] = {}
+
     def __init__(self, config: dict[str, Any] | None = None):
-        self.config = dict(config or {})
-        self.name = self.config.get("name") or type(self).__name__
+        self.config = {**self.default_config, **(config or {})}
+        self.name = self.config.get("name") or type(self).name or type(self).__name__
         self._instances: dict[str, dict[str, Any]] = {}
+
+    def state(self, instance_id: str) -> dict[str, Any]:
+        """The state of a live instance (`{"identity", "turn_scores", ...}`); KeyError names the id."""
+        try:
+            return self._instances[instance_id]
+        except KeyError:
+            raise KeyError(f"no live instance {instance_id!r} of interaction {self.name!r}") from None
 
     async def start_interaction(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
                                 **kwargs: Any) -> str:
@@ -214,28 +236,22 @@ class ReferencePolicy:
         raise NotImplementedError
 
 
-@dataclass
-class Bootcamp:
-    """What a bootcamp package exports (entry point group `bc.bootcamps`)."""
-
-    name: str
-    description: str
-    generator: type[InstructionGenerator]
-    reward: type[RewardCalculator]
-    policy: type[ReferencePolicy] | None = None
-    tool_config: Path | None = None
-    interaction_config: Path | None = None
-    instruction_config: Path | None = None
-    default_config: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def data_source(self) -> str:
-        return f"bootcamp/{self.name}"
-
-
 def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """An OpenAI `tool_calls` entry, as policies and scripted models emit them."""
     import orjson
 
     return {"id": call_id, "type": "function",
             "function": {"name": name, "arguments": orjson.dumps(arguments).decode()}}
+
+
+# The seed's base-class names, so a seed bootcamp ports by changing its imports only.
+BaseInstructionGenerator = InstructionGenerator
+BaseRewardCalculator = RewardCalculator
+BaseTool = Tool
+BaseInteraction = Interaction
+
+from .manifest import Bootcamp, Group, Unavailable, missing_extra  # noqa: E402  (re-exported: one import for authors)
+
+__all__ = ["InstructionGenerator", "RewardCalculator", "Tool", "Interaction", "ReferencePolicy", "Bootcamp",
+           "Group", "Unavailable", "missing_extra", "tool_call", "final_assistant_text", "assistant_texts",
+           "BaseInstructionGenerator", "BaseRewardCalculator", "BaseTool", "BaseInteraction"]

@@ -63,3 +63,14 @@ class BuiltinModel:
     async def aclose(self) -> None:
         pass
 
+
+
+async def reference_trajectory(task: dict[str, Any], env: Any, *, wrong: bool = False, limits: Any = None,
+                               sample: int = 0) -> dict[str, Any]:
+    """The trajectory record of the bootcamp's reference policy on `task`, played through the same rollout loop
+    `bc-eval` runs (`wrong=True`: every answer wrong, as `builtin:noisy` with error_rate 1)."""
+    from .rollout import run_trajectory
+
+    model = BuiltinModel("builtin:noisy", {"error_rate": 1.0}) if wrong else BuiltinModel("builtin:reference")
+    name = "builtin:noisy" if wrong else "builtin:reference"
+    return await run_trajectory(task, sample, model, env, model_name=name, limits=limits)

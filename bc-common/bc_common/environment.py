@@ -5,6 +5,7 @@ objects keep per-instance state, one instance per trajectory). Seed-style flags 
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from .bootcamp import Bootcamp, Interaction, ReferencePolicy, RewardCalculator
 from .errors import RegistryError
 from .records import task_identity
 from .registry import bootcamp_from_entry, get_bootcamp, load_class, load_registry_file
-from .tool_config import load_interaction_config
+from .tool_config import InteractionSpec, ToolSpec, load_interaction_config, load_tool_config
 from .tool_runtime import ToolRuntime
 
 
@@ -28,6 +29,7 @@ class Environment:
     tools: ToolRuntime | None = None
     interactions: dict[str, Interaction] = field(default_factory=dict)
     policy: type[ReferencePolicy] | None = None
+    limits: dict[str, int] = field(default_factory=dict)  # the bootcamp's own turn budgets (see Bootcamp.limits)
 
     def interaction(self, name: str | None) -> Interaction | None:
         """The interaction called `name` (the only one when `name` is empty); None when there is none."""
@@ -52,8 +54,8 @@ class Environments:
         self.reward_calculator = reward_calculator
         self._registry = {e.data_source: e for e in load_registry_file(registry_file)} if registry_file else {}
         self._envs: dict[str, Environment] = {}
-        self._runtimes: dict[Path, ToolRuntime] = {}
-        self._interactions: dict[Path, dict[str, Interaction]] = {}
+        self._runtimes: dict[Any, ToolRuntime] = {}
+        self._interactions: dict[Any, dict[str, Interaction]] = {}
 
     def get(self, data_source: str) -> Environment:
         env = self._envs.get(data_source)
@@ -81,27 +83,33 @@ class Environments:
         if not isinstance(reward, type) or not callable(getattr(reward, "verify_score", None)):
             raise RegistryError(f"{self.reward_calculator or data_source}: the reward calculator must be a class "
                                 "with verify_score (a bc_common.bootcamp.RewardCalculator)")
-        tool_path = self.tool_config or (bootcamp.tool_config if bootcamp else None)
-        interaction_path = self.interaction_config or (bootcamp.interaction_config if bootcamp else None)
-        return Environment(
-            data_source=data_source,
-            reward=reward,
-            tools=self._runtime(Path(tool_path)) if tool_path else None,
-            interactions=self._interaction(Path(interaction_path)) if interaction_path else {},
-            policy=bootcamp.policy if bootcamp else None,
-        )
+        if self.tool_config:
+            tools = self._runtime(Path(self.tool_config).resolve(), lambda: load_tool_config(self.tool_config))
+        elif bootcamp is not None and (bootcamp.tools or bootcamp.tool_config):
+            tools = self._runtime(("bootcamp", bootcamp.name), bootcamp.tool_specs)
+        else:
+            tools = None
+        if self.interaction_config:
+            interactions = self._interaction(Path(self.interaction_config).resolve(),
+                                             lambda: load_interaction_config(self.interaction_config))
+        elif bootcamp is not None and (bootcamp.interaction or bootcamp.interaction_config):
+            interactions = self._interaction(("bootcamp", bootcamp.name), bootcamp.interaction_spec)
+        else:
+            interactions = {}
+        return Environment(data_source=data_source, reward=reward, tools=tools, interactions=interactions,
+                           policy=bootcamp.policy if bootcamp else None,
+                           limits=dict(bootcamp.limits) if bootcamp else {})
 
-    def _runtime(self, path: Path) -> ToolRuntime:
-        key = path.resolve()
+    def _runtime(self, key: Any, specs: Callable[[], list[ToolSpec]]) -> ToolRuntime:
+        """One runtime per tool set (a config file, or a bootcamp's classes), shared by its trajectories."""
         if key not in self._runtimes:
-            self._runtimes[key] = ToolRuntime.from_config(path)
+            self._runtimes[key] = ToolRuntime.from_specs(specs())
         return self._runtimes[key]
 
-    def _interaction(self, path: Path) -> dict[str, Interaction]:
-        key = path.resolve()
+    def _interaction(self, key: Any, spec: Callable[[], InteractionSpec | None]) -> dict[str, Interaction]:
         if key not in self._interactions:
-            spec = load_interaction_config(path)
-            self._interactions[key] = {spec.name: spec.instantiate()}
+            found = spec()
+            self._interactions[key] = {found.name: found.instantiate()} if found else {}
         return self._interactions[key]
 
 

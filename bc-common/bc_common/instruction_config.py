@@ -45,6 +45,9 @@ class InstructionConfig:
     gen_parquet: bool = False
     tool_config: Path | None = None
     interaction_config: Path | None = None
+    bootcamp: str | None = None  # set when the config comes from a manifest
+    tools: list[Any] = field(default_factory=list)  # a manifest's ToolSpecs (YAML configs name paths instead)
+    interaction: Any = None  # a manifest's InteractionSpec
 
     @property
     def generator_class(self) -> type:
@@ -150,6 +153,20 @@ def load_instruction_config(path: str | Path, overrides: dict[str, Any] | None =
         interaction_config=resolve_path(glob.get("yaml_interaction_path"), base,
                                         f"{p}: global_config.yaml_interaction_path"),
     )
+
+
+def instruction_config_of(bootcamp: Any) -> InstructionConfig:
+    """A manifest's difficulty groups as an instruction config (seed, splits and shuffle at their defaults)."""
+    from .tool_config import dotted_name
+
+    if bootcamp.instruction_config:
+        return load_instruction_config(bootcamp.instruction_config)
+    if bootcamp.generator is None:
+        raise ConfigError(f"bootcamp {bootcamp.name!r} has no generator")
+    groups = [GeneratorGroup(g.name, dict(g.params), float(g.ratio)) for g in bootcamp.group_list()]
+    return InstructionConfig(path=Path(f"<bootcamp {bootcamp.name}>"), class_name=dotted_name(bootcamp.generator),
+                             groups=groups, bootcamp=bootcamp.name, tools=bootcamp.tool_specs(),
+                             interaction=bootcamp.interaction_spec())
 
 
 def allocate(total: int, ratios: list[float]) -> list[int]:

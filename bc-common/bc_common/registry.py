@@ -1,20 +1,19 @@
-"""Find bootcamps and classes: entry points (group `bc.bootcamps`) and the seed's `bootcamp_registry.jsonl`."""
+"""Find classes by dotted path, and bootcamps in the seed's `bootcamp_registry.jsonl`.
+
+Installed bootcamps are found by `bc_common.catalog` (re-exported here: `available`, `get_bootcamp`).
+"""
 from __future__ import annotations
 
-import functools
 import importlib
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from .bootcamp import Bootcamp
 from .config import check_keys
 from .errors import ConfigError, RegistryError
-
-GROUP = "bc.bootcamps"
+from .manifest import Bootcamp
 
 
 def load_class(dotted: str) -> Any:
@@ -36,42 +35,6 @@ def load_class(dotted: str) -> Any:
             obj = getattr(obj, part)
     except AttributeError:
         raise RegistryError(f"module {module_name!r} has no {attr!r}") from None
-    return obj
-
-
-@functools.lru_cache(maxsize=1)
-def _entry_points() -> dict[str, Any]:
-    return {ep.name: ep for ep in entry_points(group=GROUP)}
-
-
-def available() -> list[str]:
-    """Names of every installed bootcamp, sorted."""
-    return sorted(_entry_points())
-
-
-@functools.cache
-def get_bootcamp(name: str) -> Bootcamp:
-    """The manifest of an installed bootcamp, by name or by data_source (`bootcamp/<name>`)."""
-    key = name.split("/", 1)[1] if name.startswith("bootcamp/") else name
-    eps = _entry_points()
-    ep = eps.get(key)
-    if ep is None:
-        lower = {k.lower(): v for k, v in eps.items()}
-        ep = lower.get(key.lower())
-    if ep is None:
-        import difflib
-
-        close = difflib.get_close_matches(key, list(eps), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise RegistryError(f"unknown bootcamp {name!r}{hint}; installed: {', '.join(sorted(eps)) or 'none'}")
-    try:
-        obj = ep.load()
-    except Exception as exc:
-        raise RegistryError(f"bootcamp {key!r} failed to load ({ep.value}): {exc}") from None
-    if callable(obj) and not isinstance(obj, Bootcamp):
-        obj = obj()
-    if not isinstance(obj, Bootcamp):
-        raise RegistryError(f"entry point {key!r} ({ep.value}) is not a Bootcamp manifest")
     return obj
 
 
@@ -152,4 +115,7 @@ def bootcamp_from_entry(entry: RegistryEntry) -> Bootcamp:
         raise RegistryError(f"{entry.source}: reward_calculator_class is required")
     return Bootcamp(name=entry.name, description=f"from {entry.source}", generator=generator, reward=reward,
                     tool_config=entry.yaml_tool_path, interaction_config=entry.yaml_interaction_path,
-                    instruction_config=entry.instruction_config_path)
+                    instruction_config=entry.instruction_config_path, source=entry.source)
+
+
+from .catalog import GROUP, available, get_bootcamp  # noqa: E402,F401  (the registry's public names)

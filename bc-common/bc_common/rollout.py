@@ -27,6 +27,13 @@ class Limits:
         if self.max_assistant_turns < 1 or self.max_user_turns < 0:
             raise ValueError("turn budgets must be positive (there is no unlimited)")
 
+    @classmethod
+    def for_env(cls, env: Environment) -> Limits:
+        """The default budgets, raised to what the bootcamp says its tasks need."""
+        base = cls()
+        return cls(max(base.max_assistant_turns, env.limits.get("max_assistant_turns", 0)),
+                   max(base.max_user_turns, env.limits.get("max_user_turns", 0)))
+
 
 @dataclass
 class _State:
@@ -83,7 +90,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                          model_name: str, limits: Limits | None = None,
                          verify_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA)."""
-    limits = limits or Limits()
+    limits = limits or Limits.for_env(env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     tid = task_id_of(task)

@@ -35,13 +35,18 @@ def rng_for(*coords: object) -> random.Random:
 
 
 def canonical_json(obj: object) -> bytes:
-    """JSON with sorted keys: the byte form hashed for identities and configs."""
+    """JSON with sorted keys: the one byte form of identities and configs (hashed, embedded in rows, written to
+    parquet). Integers beyond 64 bits, which orjson refuses, are written exactly by the standard library."""
     try:
         return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
-    except orjson.JSONEncodeError:  # integers beyond 64 bits: the standard library writes them exactly
+    except orjson.JSONEncodeError:
         import json
 
-        return json.dumps(obj, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+        try:
+            return json.dumps(obj, sort_keys=True, ensure_ascii=False, allow_nan=False,
+                              separators=(",", ":")).encode()
+        except (TypeError, ValueError) as exc:
+            raise orjson.JSONEncodeError(str(exc)) from None
 
 
 def config_hash(obj: object) -> str:

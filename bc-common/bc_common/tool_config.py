@@ -24,17 +24,20 @@ from .registry import load_class
 
 @dataclass
 class ToolSpec:
+    """One tool: its class (by dotted path; `cls` when known), its config and its OpenAI function schema."""
+
     class_name: str
     config: dict[str, Any]
     tool_schema: dict[str, Any]
     source: str = ""
+    cls: type | None = field(default=None, compare=False)
 
     @property
     def name(self) -> str:
         return self.tool_schema["function"]["name"]
 
     def instantiate(self) -> Tool:
-        cls = load_class(self.class_name)
+        cls = self.cls or _subclass(self.class_name, Tool, self.source)
         try:
             return cls(config=self.config, tool_schema=self.tool_schema)
         except TypeError:
@@ -47,10 +50,53 @@ class InteractionSpec:
     name: str
     config: dict[str, Any] = field(default_factory=dict)
     source: str = ""
+    cls: type | None = field(default=None, compare=False)
 
     def instantiate(self) -> Interaction:
-        cls = load_class(self.class_name)
+        cls = self.cls or _subclass(self.class_name, Interaction, self.source)
         return cls(config={**self.config, "name": self.name})
+
+
+def dotted_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _subclass(class_name: str, base: type, where: str) -> type:
+    """The class at `class_name`, which must subclass `base` (`builtins.print` is a config error, not a crash)."""
+    obj = load_class(class_name)
+    if not isinstance(obj, type) or not issubclass(obj, base):
+        raise ConfigError(f"{where + ': ' if where else ''}class_name {class_name!r} is not a subclass of "
+                          f"bc_common.bootcamp.{base.__name__}")
+    return obj
+
+
+def spec_of_tool(cls: Any, where: str) -> ToolSpec:
+    """The spec of a tool class declared in a manifest (its schema is the class's `tool_schema`)."""
+    if not isinstance(cls, type) or not issubclass(cls, Tool):
+        raise ConfigError(f"{where}: {cls!r} is not a Tool subclass")
+    schema = getattr(cls, "tool_schema", None)
+    if not schema:
+        raise ConfigError(f"{where}: tool class {dotted_name(cls)} declares no tool_schema")
+    check_function_schema(schema, f"{where} ({dotted_name(cls)})")
+    return ToolSpec(dotted_name(cls), dict(getattr(cls, "default_config", {}) or {}), schema, where, cls)
+
+
+def spec_of_interaction(cls: Any, where: str) -> InteractionSpec:
+    if not isinstance(cls, type) or not issubclass(cls, Interaction):
+        raise ConfigError(f"{where}: {cls!r} is not an Interaction subclass")
+    name = getattr(cls, "name", "") or cls.__name__
+    return InteractionSpec(dotted_name(cls), name, dict(getattr(cls, "default_config", {}) or {}), where, cls)
+
+
+def tool_config_doc(specs: list[ToolSpec]) -> dict[str, Any]:
+    """The seed-format tool config document for `specs`."""
+    return {"tools": [{"class_name": s.class_name, "config": dict(s.config) or {"type": "native"},
+                       "tool_schema": s.tool_schema} for s in specs]}
+
+
+def interaction_config_doc(spec: InteractionSpec) -> dict[str, Any]:
+    """The seed-format interaction config document for `spec`."""
+    return {"interaction": [{"name": spec.name, "class_name": spec.class_name, "config": dict(spec.config)}]}
 
 
 def check_function_schema(schema: Any, where: str) -> None:

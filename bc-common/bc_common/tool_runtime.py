@@ -98,6 +98,8 @@ class ToolSession:
             if name not in self.instances:
                 kwargs = dict(self.create_kwargs.get(name) or {})
                 instance_id = await self.runtime.tools[name].create(new_instance_id(), **kwargs)
+                if isinstance(instance_id, tuple):  # verl's and some seed tools' (instance_id, response)
+                    instance_id = instance_id[0]
                 self.instances[name] = instance_id
             return self.instances[name]
 

@@ -93,8 +93,10 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--resume-from-result-path", default=None, hidden=True, help="Seed alias: -o PATH --resume.")
 @click.option("--summary", "summary_path", default=None, metavar="FILE.json", help="Write the summary as JSON.")
 @click.option("--summary-csv", default=None, metavar="FILE.csv", help="Write the summary as CSV.")
-@click.option("--max-assistant-turns", default=5, show_default=True, help="Model calls per trajectory.")
-@click.option("--max-user-turns", default=20, show_default=True, help="Tool responses and interaction replies.")
+@click.option("--max-assistant-turns", type=int, default=None,
+              help="Model calls per trajectory [default: 5, or more where a bootcamp needs more].")
+@click.option("--max-user-turns", type=int, default=None,
+              help="Tool responses and interaction replies [default: 20, or the bootcamp's own].")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate.")
 @click.option("--api-extra-params", default=None, hidden=True)
@@ -123,7 +125,7 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | None, output_dir: str | None,
          model: str, base_url: str | None, api_key_env: str, legacy_api_key: str | None, concurrency: int,
          samples: int, resume: bool, resume_from_result_path: str | None, summary_path: str | None,
-         summary_csv: str | None, max_assistant_turns: int, max_user_turns: int, params: tuple[str, ...],
+         summary_csv: str | None, max_assistant_turns: int | None, max_user_turns: int | None, params: tuple[str, ...],
          api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
          tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
@@ -191,9 +193,14 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
         sys.exit(2)
 
 
-def _limits(assistant: int, user: int) -> Limits:
+def _limits(assistant: int | None, user: int | None) -> Limits | None:
+    """The user's budgets; None (each bootcamp's own defaults) when neither flag is given."""
+    if assistant is None and user is None:
+        return None
+    defaults = Limits()
     try:
-        return Limits(assistant, user)
+        return Limits(defaults.max_assistant_turns if assistant is None else assistant,
+                      defaults.max_user_turns if user is None else user)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
 

@@ -45,7 +45,7 @@ class EvalConfig:
     samples: int = 1
     resume: bool = False
     ordered: bool = False
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits | None = None  # None: each bootcamp's own budgets (Limits.for_env)
     verify_kwargs: dict[str, Any] = field(default_factory=dict)
     tool_config: str | None = None
     interaction_config: str | None = None

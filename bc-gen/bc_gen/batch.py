@@ -17,6 +17,7 @@ from .splits import ConfigRun, generate_splits, write_split
 
 def _one(entry: RegistryEntry, base: ConfigRun, out_dir: Path) -> dict[str, str]:
     run = replace(base, config_path=entry.instruction_config_path, bootcamp=entry.name,
+                  manifest=None if entry.instruction_config_path else entry.data_source,
                   tool_config=base.tool_config or entry.yaml_tool_path,
                   interaction_config=base.interaction_config or entry.yaml_interaction_path)
     files = {}
@@ -35,9 +36,13 @@ def _runnable(entries: list[RegistryEntry], registry: Path,
     for entry in entries:
         if entry.instruction_config_path is None:
             try:
-                entry.instruction_config_path = get_bootcamp(entry.data_source).instruction_config
+                bootcamp = get_bootcamp(entry.data_source)
             except RegistryError:
-                pass
+                bootcamp = None
+            if bootcamp is not None and bootcamp.instruction_config is None:
+                runnable.append(entry)  # an installed bootcamp's own groups
+                continue
+            entry.instruction_config_path = bootcamp.instruction_config if bootcamp else None
         if entry.instruction_config_path is None or not entry.instruction_config_path.is_file():
             what = (f"instruction config not found: {entry.instruction_config_path} (looked in the working "
                     f"directory and {registry.parent})" if entry.instruction_config_path

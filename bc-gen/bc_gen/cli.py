@@ -20,9 +20,12 @@ Examples:
   bc-gen arithmetic -n 200000 -j 2 -o big.jsonl
   bc-gen arithmetic -n 1000 --shard 0/4 > part0.jsonl      # parts 0..3 concatenate to the full set
   bc-gen arithmetic -n 50 --set max_terms=12 --set max_digits=6 --format parquet -o hard.parquet
-  bc-gen --config bootcamps/arithmetic/configs/instruction_config.yaml --split-samples train:1000,test:100 -o data/
+  bc-gen --config cfg/instruction_config.yaml --split-samples train:1000,test:100 -o data/
   bc-gen --registry bootcamp_registry.jsonl -j 4 -o data/ --concat --continue-on-error
-  bc-gen --list
+  bc-gen arithmetic -n 100 --group hard                  # one difficulty group (repeatable)
+  bc-gen --list                                          # every bootcamp: source, tools, groups (--format json)
+  bc-gen --describe arithmetic                           # config fields, groups, tool schemas, an example task
+  bc-gen --describe arithmetic --format yaml -o cfg/     # the seed's three YAML configs, for --config and verl
   bc-gen --schema task | jq .
 
 \b
@@ -43,8 +46,11 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 @click.option("--output-dir", "--output_dir", "output_dir", default=None, hidden=True)
 @click.option("--log-level", "--log_level", "log_level", default=None, hidden=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))  # the seed's; no-op
-@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet"]), default=None,
-              help="Output format (default jsonl; .parquet output names imply parquet).")
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "parquet", "text", "json", "yaml"]), default=None,
+              help="Rows: jsonl (default; .parquet output names imply parquet) or parquet. --list: text or json. "
+                   "--describe: text, json, or yaml (the seed's configs).")
+@click.option("--group", "groups", multiple=True, metavar="NAME",
+              help="Only this difficulty group of the bootcamp (repeatable; default: all, mixed by ratio).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a generator parameter.")
 @click.option("--exclude", multiple=True, metavar="FILE", help="Never emit an identity present in these task files.")
 @click.option("--no-dedup", is_flag=True, help="Allow duplicate identities (fully independent rows).")
@@ -64,13 +70,14 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 @click.option("--max-workers", type=int, default=None, hidden=True)
 @click.option("--continue-on-error", is_flag=True, help="Registry mode: keep going when one bootcamp fails.")
 @click.option("--concat", "--concat-files", "concat", is_flag=True, help="Registry mode: also write DIR/<split>.jsonl.")
-@click.option("--list", "list_", is_flag=True, help="List available bootcamps.")
+@click.option("--list", "list_", is_flag=True, help="List installed bootcamps (unavailable ones with the fix).")
+@click.option("--describe", "describe", default=None, metavar="NAME", help="Describe one bootcamp.")
 @click.option("--schema", type=click.Choice(["task", "trajectory"]), default=None, help="Print a record JSON Schema.")
 @report_errors("bc-gen")
 def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, sets, exclude, no_dedup, config,
          split_samples, shuffle, tool_config, interaction_config, no_tool, no_interaction,
          global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema,
-         log_level):
+         log_level, groups, describe):
     """Generate task rows (one JSON object a line) for BOOTCAMP, or from a --config / --registry."""
     output = output or output_dir
     jobs = max_workers or jobs
@@ -81,15 +88,13 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
 
         sys.stdout.buffer.write(orjson.dumps(SCHEMAS[schema], option=orjson.OPT_INDENT_2) + b"\n")
         return
-    if list_:
-        from bc_common.registry import available, get_bootcamp
+    if list_ or describe:
+        from .describe import print_description, print_listing
 
-        for name in available():
-            try:
-                desc = get_bootcamp(name).description
-            except Exception as exc:
-                desc = f"(failed to load: {exc})"
-            click.echo(f"{name:<24} {desc}")
+        if list_:
+            print_listing(fmt or "text")
+        else:
+            print_description(describe, fmt or "text", output)
         return
     if count < 0:
         raise ConfigError("-n must be >= 0")
@@ -130,9 +135,11 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
 
     if fmt is None:
         fmt = "parquet" if output and output.endswith(".parquet") else "jsonl"
+    if fmt not in ("jsonl", "parquet"):
+        raise ConfigError(f"--format {fmt} is for --list / --describe; rows are jsonl or parquet")
     run = SingleRun(bootcamp=bootcamp, n=count, seed=seed or 0, split=split, shard=parse_shard(shard), jobs=jobs,
                     params=parse_assignments(sets), no_tool=no_tool, no_interaction=no_interaction,
-                    dedup=not no_dedup, exclude=list(exclude))
+                    dedup=not no_dedup, exclude=list(exclude), groups=list(groups))
     stats = run_single(run, output or "-", fmt)
     note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
     if sys.stderr and not sys.stderr.closed:

@@ -9,13 +9,12 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from bc_common.errors import ConfigError
-
-from .rows import DedupKey, RowSpec, TaskFactory
+from bc_common.tasks import DedupKey, RowSpec, TaskFactory
 
 CHUNK = 1024
 MAX_ATTEMPTS = 64
@@ -27,22 +26,38 @@ class GenStats:
     regenerated: int = 0
 
 
-_worker_factory: TaskFactory | None = None
+class Factories:
+    """The row builders of one generation: one per group spec, built on first use (each process its own)."""
+
+    def __init__(self, specs: list[RowSpec], built: list[TaskFactory | None] | None = None):
+        self.specs = specs
+        self._built = list(built) if built is not None else [None] * len(specs)
+
+    def __getitem__(self, group: int) -> TaskFactory:
+        factory = self._built[group]
+        if factory is None:
+            factory = self._built[group] = TaskFactory(self.specs[group])
+        return factory
 
 
-def _init_worker(spec: RowSpec) -> None:
-    global _worker_factory
-    _worker_factory = TaskFactory(spec)
+_worker_factories: Factories | None = None
+Plan = list[tuple[int, int, bool]]  # (row index, group, render)
 
 
-def _work(chunk: list[tuple[int, bool]]) -> list[tuple[DedupKey, bytes | None]]:
-    assert _worker_factory is not None
-    return _draw(_worker_factory, chunk)
+def _init_worker(specs: list[RowSpec]) -> None:
+    global _worker_factories
+    _worker_factories = Factories(specs)
 
 
-def _draw(factory: TaskFactory, chunk: list[tuple[int, bool]]) -> list[tuple[DedupKey, bytes | None]]:
+def _work(chunk: Plan) -> list[tuple[DedupKey, bytes | None]]:
+    assert _worker_factories is not None
+    return _draw(_worker_factories, chunk)
+
+
+def _draw(factories: Factories, chunk: Plan) -> list[tuple[DedupKey, bytes | None]]:
     out = []
-    for index, render in chunk:
+    for index, group, render in chunk:
+        factory = factories[group]
         if render:
             out.append(factory.row(index))
         else:
@@ -50,43 +65,46 @@ def _draw(factory: TaskFactory, chunk: list[tuple[int, bool]]) -> list[tuple[Ded
     return out
 
 
-def _chunks(plan: list[tuple[int, bool]], size: int) -> Iterator[list[tuple[int, bool]]]:
+def _chunks(plan: Plan, size: int) -> Iterator[Plan]:
     for start in range(0, len(plan), size):
         yield plan[start:start + size]
 
 
-def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = None, jobs: int = 1,
-             dedup: bool = True, seen: set[DedupKey] | None = None, stats: GenStats | None = None,
-             factory: TaskFactory | None = None) -> Iterator[bytes]:
-    """Yield JSONL row bytes for `indices` in order. With `emit`, only those indices are rendered and
-    yielded; the others are still drawn so that deduplication decisions match the full run.
-    `seen` holds dedup keys (`TaskFactory.identity_hash`) to avoid (earlier splits) and receives the new ones."""
+def generate(specs: RowSpec | list[RowSpec], indices: Iterable[int], *, group_of: Callable[[int], int] | None = None,
+             emit: set[int] | None = None, jobs: int = 1, dedup: bool = True, seen: set[DedupKey] | None = None,
+             stats: GenStats | None = None, factories: Factories | None = None) -> Iterator[bytes]:
+    """Yield JSONL row bytes for `indices` in order; row i is built by group `group_of(i)`'s spec (one spec: all
+    rows). With `emit`, only those indices are rendered and yielded; the others are still drawn so that
+    deduplication decisions match the full run. `seen` holds dedup keys (`TaskFactory.identity_hash`) to avoid
+    (earlier splits) and receives the new ones."""
+    specs = [specs] if isinstance(specs, RowSpec) else list(specs)
+    group_of = group_of or (lambda i: 0)
     stats = stats if stats is not None else GenStats()
     seen = seen if seen is not None else set()
-    if jobs <= 1 and emit is None:
-        yield from _sequential(factory or TaskFactory(spec), indices, dedup, seen, stats, spec)
+    factories = factories or Factories(specs)
+    if jobs <= 1 and emit is None and len(specs) == 1:
+        yield from _sequential(factories[0], indices, dedup, seen, stats, specs[0])
         return
-    plan = [(i, emit is None or i in emit) for i in indices]
+    plan = [(i, group_of(i), emit is None or i in emit) for i in indices]
     if not dedup:
-        plan = [p for p in plan if p[1]]
-    factory = factory or TaskFactory(spec)
+        plan = [p for p in plan if p[2]]
     results: Iterable[list[tuple[DedupKey, bytes | None]]]
     pool = None
     if jobs > 1 and len(plan) > CHUNK:
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(spec,))
+        pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(specs,))
         size = max(64, min(CHUNK, len(plan) // (jobs * 8) or 64))
         results = _ordered(pool, _chunks(plan, size), window=jobs * 4)
     else:
-        results = (_draw(factory, c) for c in _chunks(plan, CHUNK))
+        results = (_draw(factories, c) for c in _chunks(plan, CHUNK))
     try:
         position = 0
         for chunk in results:
             for digest, line in chunk:
-                index, render = plan[position]
+                index, group, render = plan[position]
                 position += 1
                 if dedup and digest in seen:
-                    digest, line = _redraw(factory, index, render, seen, spec)
+                    digest, line = _redraw(factories[group], index, render, seen, specs[group])
                     stats.regenerated += 1
                 if dedup:
                     seen.add(digest)
@@ -99,7 +117,7 @@ def generate(spec: RowSpec, indices: Iterable[int], *, emit: set[int] | None = N
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[list[tuple[int, bool]]],
+def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan],
              window: int) -> Iterator[list[tuple[DedupKey, bytes | None]]]:
     """Results of `_work` over `chunks` in order, with at most `window` chunks in flight (bounded memory)."""
     pending: deque = deque()

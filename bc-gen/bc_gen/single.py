@@ -10,10 +10,9 @@ from bc_common.errors import ConfigError, InputError
 from bc_common.jsonl import AtomicFile, loads, read_records
 from bc_common.parquet_io import write_parquet
 from bc_common.records import task_identity
-from bc_common.registry import get_bootcamp
+from bc_common.tasks import DedupKey, TaskFactory, TaskSet
 
-from .generate import GenStats, generate
-from .rows import DedupKey, RowSpec, TaskFactory
+from .generate import Factories, GenStats, generate
 
 
 @dataclass
@@ -29,6 +28,7 @@ class SingleRun:
     no_interaction: bool = False
     dedup: bool = True
     exclude: list[str] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)  # empty: every group of the bootcamp, mixed by ratio
 
 
 def parse_shard(text: str | None) -> tuple[int, int]:
@@ -45,15 +45,9 @@ def parse_shard(text: str | None) -> tuple[int, int]:
     return k_i, m_i
 
 
-def row_spec(run: SingleRun) -> RowSpec:
-    bc = get_bootcamp(run.bootcamp)
-    cls = bc.generator
-    return RowSpec(
-        bootcamp=bc.name, generator_class=f"{cls.__module__}.{cls.__qualname__}",
-        params={**bc.default_config, **run.params}, split=run.split, base_seed=run.seed,
-        tool_config=None if run.no_tool else bc.tool_config,
-        interaction_config=None if run.no_interaction else bc.interaction_config,
-    )
+def task_set(run: SingleRun) -> TaskSet:
+    return TaskSet(run.bootcamp, seed=run.seed, split=run.split, groups=run.groups or None, params=run.params,
+                   tools=not run.no_tool, interaction=not run.no_interaction)
 
 
 def _exclusion_row(row: Any) -> None:
@@ -71,13 +65,13 @@ def excluded_hashes(paths: list[str], factory: TaskFactory) -> set[DedupKey]:
 
 
 def iter_rows(run: SingleRun, stats: GenStats) -> Any:
-    spec = row_spec(run)
-    factory = TaskFactory(spec)
+    tasks = task_set(run)
+    factories = Factories(tasks.specs, [tasks.factory(g) for g in range(len(tasks.specs))])
     k, m = run.shard
     emit = None if m == 1 else set(range(k, run.n, m))
-    seen = excluded_hashes(run.exclude, factory) if run.exclude else set()
-    return generate(spec, range(run.n), emit=emit, jobs=run.jobs, dedup=run.dedup, seen=seen, stats=stats,
-                    factory=factory)
+    seen = excluded_hashes(run.exclude, factories[0]) if run.exclude else set()
+    return generate(tasks.specs, range(run.n), group_of=tasks.group_of, emit=emit, jobs=run.jobs,
+                    dedup=run.dedup, seen=seen, stats=stats, factories=factories)
 
 
 def run_single(run: SingleRun, out: str = "-", fmt: str = "jsonl") -> GenStats:

@@ -11,9 +11,9 @@ from bc_common.instruction_config import InstructionConfig, allocate, load_instr
 from bc_common.jsonl import AtomicFile, loads
 from bc_common.parquet_io import write_parquet
 from bc_common.seeding import rng_for
+from bc_common.tasks import DedupKey, RowSpec
 
 from .generate import GenStats, generate
-from .rows import DedupKey, RowSpec
 
 
 @dataclass
@@ -33,14 +33,33 @@ class ConfigRun:
     bootcamp: str | None = None
     params: dict[str, Any] = field(default_factory=dict)  # --set: applied to every group
     formats: tuple[str, ...] = ("jsonl",)
+    manifest: str | None = None  # generate an installed bootcamp's groups instead of `config_path`
 
 
 def bootcamp_name(cfg: InstructionConfig, explicit: str | None) -> str:
-    """The bootcamp a config generates for: explicit, else the generator's `name`, else its class name."""
+    """The bootcamp a config generates for: explicit, else the bootcamp whose package holds the generator, else
+    the generator's `name`, else its class name."""
     if explicit:
         return explicit.split("/", 1)[-1]
+    if cfg.bootcamp:
+        return cfg.bootcamp
+    from bc_common.catalog import name_of_module
+
     cls = cfg.generator_class
-    return getattr(cls, "name", "") or cls.__name__.replace("InstructionGenerator", "").lower()
+    return (name_of_module(cls.__module__) or getattr(cls, "name", "")
+            or cls.__name__.replace("InstructionGenerator", "").lower())
+
+
+def _tool_specs(path: Path | None, fallback: list) -> list:
+    from bc_common.tool_config import load_tool_config
+
+    return load_tool_config(path) if path else list(fallback)
+
+
+def _interaction_spec(path: Path | None, fallback: Any) -> Any:
+    from bc_common.tool_config import load_interaction_config
+
+    return load_interaction_config(path) if path else fallback
 
 
 def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: int,
@@ -48,12 +67,13 @@ def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: i
     name = bootcamp_name(cfg, run.bootcamp)
     out = []
     for group, n in zip(cfg.groups, allocate(count, [g.ratio for g in cfg.groups]), strict=True):
-        tool = None if run.no_tool else (group.tool_config or run.tool_config or cfg.tool_config)
-        inter = None if run.no_interaction else (group.interaction_config or run.interaction_config
-                                                  or cfg.interaction_config)
+        tools = [] if run.no_tool else _tool_specs(group.tool_config or run.tool_config or cfg.tool_config,
+                                                   cfg.tools)
+        inter = None if run.no_interaction else _interaction_spec(
+            group.interaction_config or run.interaction_config or cfg.interaction_config, cfg.interaction)
         spec = RowSpec(bootcamp=name, generator_class=cfg.class_name, params={**group.params, **run.params},
-                       split=split, base_seed=seed, generator_name=group.name, tool_config=tool,
-                       interaction_config=inter, source=f"{cfg.path}: instruction_generators.{group.name}")
+                       split=split, base_seed=seed, generator_name=group.name, tools=tools,
+                       interaction=inter, source=f"{cfg.path}: instruction_generators.{group.name}")
         out.append((spec, n))
     return out
 
@@ -61,7 +81,13 @@ def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: i
 def generate_splits(run: ConfigRun, log=print) -> Iterator[tuple[str, list[bytes], GenStats]]:
     """Yield (split, row lines, stats) per split, in the config's split order. Later splits never repeat an
     identity of an earlier one."""
-    cfg = load_instruction_config(run.config_path, run.overrides or None)
+    if run.manifest:
+        from bc_common.catalog import get_bootcamp
+        from bc_common.instruction_config import instruction_config_of
+
+        cfg = instruction_config_of(get_bootcamp(run.manifest))
+    else:
+        cfg = load_instruction_config(run.config_path, run.overrides or None)
     splits = run.split_samples or cfg.split_samples or {"train": 100}
     seed = cfg.seed if run.seed is None else run.seed
     shuffle = cfg.shuffle if run.shuffle is None else run.shuffle

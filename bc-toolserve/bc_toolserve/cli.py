@@ -13,7 +13,7 @@ EPILOG = """\b
 Examples:
   bc-toolserve master --port 8000
   bc-toolserve worker --master-url http://10.0.0.5:8000 --tools tools.yaml -n 4 --host 0.0.0.0
-  bc-toolserve unified --tools bootcamps/arithmetic/configs/tool_config.yaml -n 2 --test
+  bc-toolserve unified --tools arithmetic -n 2 --test
   bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml
 \b
 Set BC_TOOLSERVE_TOKEN to require `Authorization: Bearer <token>` (mandatory beyond 127.0.0.1).
@@ -44,8 +44,9 @@ def cli(log_level: str) -> None:
 def tool_source(f):
     f = click.option("--registry", "--bootcamp_registry", "registry", type=click.Path(exists=True, dir_okay=False),
                      help="Bootcamp registry JSONL: serve the tools of every entry.")(f)
-    return click.option("--tools", "--tools_yaml_path", "tools", type=click.Path(exists=True, dir_okay=False),
-                        help="Tool config YAML (tools: [{class_name, config, tool_schema}]).")(f)
+    return click.option("--tools", "--tools_yaml_path", "tools",
+                        help="Bootcamp names (arithmetic,minesweeper) or a tool config YAML "
+                             "(tools: [{class_name, config, tool_schema}]).")(f)
 
 
 @cli.command(epilog="\b\nExample:\n  BC_TOOLSERVE_TOKEN=s3cret bc-toolserve master --host 0.0.0.0 --port 8000")
@@ -107,7 +108,7 @@ def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbe
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml")
-@click.argument("tool_config", type=click.Path(exists=True, dir_okay=False))
+@click.argument("tool_config")
 @click.option("--master-url", "--master_url", required=True)
 @click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
 def config(tool_config, master_url, timeout_per_query):

@@ -35,13 +35,24 @@ from .verl_tool import BcVerlTool
 logger = logging.getLogger(__name__)
 
 _TOOL_CALL = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL)
-_INTERACTIONS: dict[str, Interaction] = {}  # one per config file and process; state is per instance id
+_INTERACTIONS: dict[str, Interaction] = {}  # one per config file or bootcamp and process; state is per instance id
 
 
 def _interaction_for(path: str) -> Interaction:
     if path not in _INTERACTIONS:
         _INTERACTIONS[path] = load_interaction_config(path).instantiate()
     return _INTERACTIONS[path]
+
+
+def _bootcamp_interaction(data_source: str) -> Interaction | None:
+    """The bootcamp's own interaction (its class in the manifest), one per process."""
+    key = f"bootcamp:{data_source}"
+    if key not in _INTERACTIONS:
+        spec = get_bootcamp(data_source).interaction_spec()
+        if spec is None:
+            return None
+        _INTERACTIONS[key] = spec.instantiate()
+    return _INTERACTIONS[key]
 
 
 class BcAgentLoop(ToolAgentLoop):
@@ -91,15 +102,13 @@ class BcAgentLoop(ToolAgentLoop):
             return
         data_source = str(row.get("data_source") or "")
         path = self.interaction_config_paths.get(data_source)
-        if path is None:
-            config = get_bootcamp(data_source).interaction_config
-            if config is None:
-                return
-            path = str(config)
+        interaction = _interaction_for(path) if path is not None else _bootcamp_interaction(data_source)
+        if interaction is None:
+            return
         identity = kwargs.get("identity")
         if identity is None:
             identity = loads_json_field((row.get("reward_model") or {}).get("ground_truth"))
-        self._interaction = _interaction_for(path)
+        self._interaction = interaction
         await self._interaction.start_interaction(self._trajectory_id, identity=identity)
 
     async def _finish_tools(self) -> float:

@@ -319,17 +319,23 @@ def _check_sft_dataset(cfg: Any, tokenizer: Any) -> str:
 
 def _reference_texts(data_source: str, identity: Any, prompt: list[dict[str, Any]],
                      interaction_kwargs: Any = None) -> list[str] | None:
-    """The assistant texts of the bootcamp's reference policy (tools and interaction run in-process), or None
-    without a policy or when its episode does not end."""
-    from bc_common.bootcamp import assistant_texts
-    from bc_common.reference import play_reference_sync
-    from bc_common.registry import get_bootcamp
+    """The assistant texts of the bootcamp's reference policy, played in-process through bc-eval's rollout loop
+    (every tool of the bootcamp offered, the interaction when the row has one), or None without a policy or when
+    its episode does not complete."""
+    import asyncio
 
-    manifest = get_bootcamp(data_source)
-    if manifest.policy is None:
+    from bc_common.bootcamp import assistant_texts
+    from bc_common.builtin_model import reference_trajectory
+    from bc_common.environment import Environments
+
+    env = Environments().get(data_source)
+    if env.policy is None:
         return None
-    messages, finished = play_reference_sync(manifest, identity, prompt, interaction=bool(interaction_kwargs))
-    return assistant_texts(messages) if finished else None
+    tools = {name: {"create_kwargs": {"identity": identity}} for name in (env.tools.tools if env.tools else {})}
+    task = {"data_source": data_source, "prompt": prompt, "reward_model": {"ground_truth": identity},
+            "extra_info": {"tools_kwargs": tools, "interaction_kwargs": interaction_kwargs or {}}}
+    trajectory = asyncio.run(reference_trajectory(task, env))
+    return assistant_texts(trajectory["messages"]) if trajectory["status"] == "completed" else None
 
 
 def _check_reward(cfg: Any, rows: list[dict[str, Any]]) -> str:

@@ -16,13 +16,15 @@ import orjson
 
 from bc_common.errors import InputError
 from bc_common.records import task_id, task_identity
+from bc_common.seeding import canonical_json
 
 AGENT_NAME = "bc_agent"
 JSON_KEY = "bc_json"
 
 
 def dumps(value: Any) -> str:
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    """Canonical JSON text (sorted keys; integers beyond 64 bits kept exact): the harness's one form."""
+    return canonical_json(value).decode()
 
 
 def loads_json_field(value: Any) -> Any:

@@ -40,8 +40,7 @@ def _bootcamp_tools(data_sources: list[str], tool_config: Path | None) -> tuple[
     override = load_tool_config(tool_config) if tool_config else None
     for ds in data_sources:
         manifest = get_bootcamp(ds)
-        own = override if override is not None else (load_tool_config(manifest.tool_config)
-                                                     if manifest.tool_config else [])
+        own = override if override is not None else manifest.tool_specs()
         per_source[ds] = [s.name for s in own]
         for spec in own:
             seen = specs.get(spec.name)

@@ -51,7 +51,6 @@ class ArithmeticInstructionGenerator(InstructionGenerator):
     """Draws expressions whose exact value is computed with the safe evaluator."""
 
     Config = ArithmeticConfig
-    name = "arithmetic"
 
     def _number(self) -> int:
         digits = self.rng.randint(self.min_digits, self.max_digits)

@@ -11,9 +11,12 @@ from .reward import ArithmeticRewardCalculator
 class ArithmeticInteraction(Interaction):
     """Scores the latest assistant answer; terminates on a correct one or after `max_attempts` answers."""
 
+    name = "arithmetic_feedback"
+    default_config = {"max_attempts": 3}
+
     async def generate_response(self, instance_id: str, messages: list[dict[str, Any]],
                                 **kwargs: Any) -> tuple[bool, str, float, dict[str, Any]]:
-        state = self._instances[instance_id]
+        state = self.state(instance_id)
         text = final_assistant_text(messages)
         score = ArithmeticRewardCalculator.verify_score(text, state["identity"])
         state["turn_scores"].append(score)

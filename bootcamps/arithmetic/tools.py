@@ -11,6 +11,20 @@ from bc_common.safe_eval import format_number, safe_eval
 class CalculatorTool(Tool):
     """Evaluates `expression` exactly. Step reward is 0: calling a tool earns nothing by itself."""
 
+    tool_schema = {
+        "type": "function",
+        "function": {
+            "name": "calculate",
+            "description": "Evaluate an arithmetic expression exactly. Supports + - * / × ÷ ** and parentheses.",
+            "parameters": {
+                "type": "object",
+                "properties": {"expression": {"type": "string",
+                                              "description": "The expression, e.g. (12 + 7) × 3 ÷ 4"}},
+                "required": ["expression"],
+            },
+        },
+    }
+
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         state = self.state(instance_id)
         state["calls"] += 1

@@ -7,8 +7,6 @@ from bc_common.bootcamp import Bootcamp, InstructionGenerator, ReferencePolicy, 
 
 
 class NoopInstructionGenerator(InstructionGenerator):
-    name = "noop"
-
     def case_generator(self) -> dict[str, Any]:
         return {"token": f"{self.rng.getrandbits(64):016x}"}
 
@@ -35,7 +33,6 @@ class NoopPolicy(ReferencePolicy):
 
 
 bootcamp = Bootcamp(
-    name="noop",
     description="Reverse a random token (no tools): the minimal bootcamp and a throughput baseline.",
     generator=NoopInstructionGenerator,
     reward=NoopRewardCalculator,

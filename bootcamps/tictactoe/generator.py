@@ -36,7 +36,6 @@ class TicTacToeInstructionGenerator(InstructionGenerator):
     """Identity: {seed, skill, first}; the opponent's every move follows from it."""
 
     Config = TicTacToeConfig
-    name = "tictactoe"
 
     def case_generator(self) -> dict[str, Any]:
         skill = round(self.rng.uniform(self.min_skill, self.max_skill), 2)

@@ -15,9 +15,11 @@ class TicTacToeInteraction(Interaction):
     """Stateless over the game: every turn replays all assistant moves (the verifier's rule), so the reply and
     the grade cannot disagree. Terminates on a win, a draw, a loss, or an illegal or missing move."""
 
+    name = "tictactoe_opponent"
+
     async def generate_response(self, instance_id: str, messages: list[dict[str, Any]],
                                 **kwargs: Any) -> tuple[bool, str, float, dict[str, Any]]:
-        state = self._instances[instance_id]
+        state = self.state(instance_id)
         texts = assistant_texts(messages)
         if not texts or move_in(texts[-1]) == "":
             return self._end(state, "missing", "I could not find your move: reply with <move>N</move>, N the "

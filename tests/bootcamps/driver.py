@@ -1,18 +1,23 @@
-"""Plays a bootcamp's reference policy on a task row through its tools and interaction, without a model."""
+"""Plays a bootcamp's reference policy on a task row through bc-eval's rollout loop, without a model server."""
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from bc_common.bootcamp import Bootcamp
-from bc_common.reference import play_reference_sync
+from bc_common.builtin_model import reference_trajectory
+from bc_common.environment import Environments
+from bc_common.tasks import TaskSet
+
+_ENVS = Environments()
 
 
-def play(bootcamp: Bootcamp, row: dict[str, Any], *, wrong: bool = False, max_steps: int = 12) -> list[dict]:
+def play(bootcamp: Bootcamp, row: dict[str, Any], *, wrong: bool = False) -> list[dict]:
     """The message list of one episode played by the reference policy (wrong answers when `wrong`)."""
-    extra = row.get("extra_info", {})
-    inter = extra.get("interaction_kwargs") or {}
-    messages, _finished = play_reference_sync(
-        bootcamp, row["reward_model"]["ground_truth"], row["prompt"],
-        tools_kwargs=extra.get("tools_kwargs") or {}, interaction=bool(inter),
-        interaction_identity=inter.get("identity"), wrong=wrong, max_steps=max_steps)
-    return messages
+    trajectory = asyncio.run(reference_trajectory(row, _ENVS.get(row["data_source"]), wrong=wrong))
+    return trajectory["messages"]
+
+
+def rows_for(name: str, n: int = 200, seed: int = 11) -> list[dict]:
+    tasks = TaskSet(name, seed=seed, split="conformance")
+    return [tasks[i] for i in range(n)]

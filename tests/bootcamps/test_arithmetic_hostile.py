@@ -6,8 +6,8 @@ import time
 
 import pytest
 
+from bc_common.registry import get_bootcamp
 from bc_common.tool_runtime import ToolRuntime
-from bootcamps.arithmetic import CONFIGS
 from bootcamps.arithmetic.reward import ArithmeticRewardCalculator as Reward
 
 IDENTITY = {"expression": "2 + 3", "expected_result": "5", "tolerance": "1e-6"}
@@ -52,7 +52,7 @@ def test_extraction_still_finds_answers(text, expected):
     ('{"expression": "1/0"}', "division_by_zero"),
 ])
 def test_hostile_calculator_arguments_are_typed_errors(arguments, kind):
-    runtime = ToolRuntime.from_config(CONFIGS / "tool_config.yaml")
+    runtime = ToolRuntime.from_specs(get_bootcamp("arithmetic").tool_specs())
 
     async def call():
         session = runtime.session({}, None)
@@ -67,7 +67,7 @@ def test_hostile_calculator_arguments_are_typed_errors(arguments, kind):
 
 
 def test_huge_results_come_back_in_scientific_notation():
-    runtime = ToolRuntime.from_config(CONFIGS / "tool_config.yaml")
+    runtime = ToolRuntime.from_specs(get_bootcamp("arithmetic").tool_specs())
     session = runtime.session({}, None)
     result = asyncio.run(session.call("calculate", '{"expression": "10**4096 * 10**4096 * 10**4096"}'))
     assert result.ok and result.text == "1e+12288"

@@ -11,7 +11,6 @@ import pytest
 
 from bc_common.bootcamp import assistant_texts
 from bc_common.registry import get_bootcamp
-from bc_common.tool_config import load_interaction_config
 from bootcamps.tictactoe.game import (
     EMPTY,
     best_x_move,
@@ -25,8 +24,7 @@ from bootcamps.tictactoe.game import (
     replay,
 )
 
-from .driver import play
-from .test_conformance import rows_for
+from .driver import play, rows_for
 
 BC = get_bootcamp("tictactoe")
 VERIFY = BC.reward.verify_score
@@ -125,7 +123,7 @@ def test_verifier_grades_the_whole_game_from_assistant_texts_only() -> None:
 
 def _episode(identity: dict[str, Any], chooser: Any) -> tuple[list[dict], list[tuple[bool, float, dict]]]:
     """Plays `chooser(turn, messages)` through the real interaction; returns messages and its answers."""
-    interaction = load_interaction_config(BC.interaction_config).instantiate()
+    interaction = BC.interaction_spec().instantiate()
 
     async def go() -> tuple[list[dict], list]:
         inst = await interaction.start_interaction(None, identity=identity)

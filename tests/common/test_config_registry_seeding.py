@@ -7,7 +7,8 @@ from bc_common.errors import ConfigError, RegistryError
 from bc_common.instruction_config import allocate, load_instruction_config
 from bc_common.registry import available, get_bootcamp, load_class, load_registry_file
 from bc_common.seeding import rng_for, seed_of
-from bc_common.tool_config import load_interaction_config, load_tool_config
+from bc_common.tool_config import load_tool_config
+from tests.seed_configs import seed_configs
 
 
 @dataclass
@@ -63,7 +64,7 @@ def test_registry_finds_entry_points():
 
 def test_seed_registry_file(tmp_path):
     reg = tmp_path / "bootcamp_registry.jsonl"
-    reg.write_text('{"instruction_config_path": "bootcamps/arithmetic/configs/instruction_config.yaml", '
+    reg.write_text(f'{{"instruction_config_path": "{seed_configs()}/instruction_config.yaml", '
                    '"data_source": "bootcamp/arithmetic", '
                    '"reward_calculator_class": "bootcamps.arithmetic.reward.ArithmeticRewardCalculator"}\n'
                    '{"data_source": "bootcamp/x", "typo_key": 1}\n')
@@ -72,9 +73,9 @@ def test_seed_registry_file(tmp_path):
 
 
 def test_tool_and_interaction_configs_are_checked(tmp_path):
-    specs = load_tool_config(get_bootcamp("arithmetic").tool_config)
+    specs = load_tool_config(seed_configs() / "tool_config.yaml")
     assert [s.name for s in specs] == ["calculate"]
-    assert load_interaction_config(get_bootcamp("arithmetic").interaction_config).name == "arithmetic_feedback"
+    assert get_bootcamp("arithmetic").interaction_spec().name == "arithmetic_feedback"
     bad = tmp_path / "tools.yaml"
     bad.write_text("tools:\n  - class_name: x.Y\n    tool_shema: {}\n")
     with pytest.raises(ConfigError, match="unknown key 'tool_shema'.*did you mean 'tool_schema'"):
@@ -86,11 +87,11 @@ def test_tool_and_interaction_configs_are_checked(tmp_path):
 
 
 def test_instruction_config_misspelled_key(tmp_path):
-    src = get_bootcamp("arithmetic").instruction_config.read_text()
+    src = (seed_configs() / "instruction_config.yaml").read_text()
     bad = tmp_path / "instr.yaml"
     bad.write_text(src.replace("max_digits: 2", "max_digit: 2").replace("tool_config.yaml", str(
-        get_bootcamp("arithmetic").tool_config)).replace("interaction_config.yaml", str(
-            get_bootcamp("arithmetic").interaction_config)))
+        seed_configs() / "tool_config.yaml")).replace("interaction_config.yaml", str(
+            seed_configs() / "interaction_config.yaml")))
     with pytest.raises(ConfigError) as err:
         load_instruction_config(bad)
     assert str(bad) in str(err.value) and "'max_digit'" in str(err.value) and "max_digits" in str(err.value)

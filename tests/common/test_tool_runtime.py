@@ -46,7 +46,7 @@ def test_state_survives_calls_and_is_released():
 
 def test_bad_calls_become_error_texts():
     async def main():
-        runtime = ToolRuntime.from_config(get_bootcamp("arithmetic").tool_config)
+        runtime = ToolRuntime.from_specs(get_bootcamp("arithmetic").tool_specs())
         session = runtime.session({"calculate": {"identity": IDENTITY}}, allowed=["calculate"])
         ok = await session.call("calculate", '{"expression": "12 × 3 ÷ 8"}')
         assert ok.ok and ok.text == "4.5" and ok.reward == 0.0
@@ -70,7 +70,7 @@ def test_bad_calls_become_error_texts():
 
 
 def test_only_allowed_tools_are_offered():
-    runtime = ToolRuntime.from_config(get_bootcamp("arithmetic").tool_config)
+    runtime = ToolRuntime.from_specs(get_bootcamp("arithmetic").tool_specs())
     session = runtime.session({}, allowed=[])
     assert session.schemas == []
     res = asyncio.run(session.call("calculate", {"expression": "1"}))

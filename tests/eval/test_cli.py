@@ -142,7 +142,9 @@ def test_resume_needs_an_output_file():
 
 def test_seed_style_reward_and_tool_config_flags(tmp_path):
     """Rows of an unknown data_source run with the tools, interaction and verifier named by flags."""
-    from bootcamps.arithmetic import CONFIGS
+    from tests.seed_configs import seed_configs
+
+    CONFIGS = seed_configs()
 
     task = arithmetic_task("7 × 6", 0) | {"data_source": "custom/thing"}
     proc = bc_eval("--reward-calculator-class", "bootcamps.arithmetic.reward.ArithmeticRewardCalculator",

@@ -7,7 +7,6 @@ import signal
 import socket
 import subprocess
 import time
-from pathlib import Path
 
 import orjson
 import pyarrow as pa
@@ -16,6 +15,7 @@ import pytest
 from aiohttp import web
 
 from bc_eval.client import ChatClient, ModelError, ModelRequest, RetryPolicy, parse_completion
+from tests.seed_configs import seed_configs
 
 from .conftest import BIN, answer, arithmetic_task, bc_eval_env, read_jsonl, write_jsonl
 
@@ -147,7 +147,7 @@ def test_reward_calculator_must_be_a_verifier_class(tmp_path):
                    "os.system")
     assert proc.returncode == 2 and b"verify_score" in proc.stderr and b"Traceback" not in proc.stderr
     only_tools = bc_eval(str(tasks), "--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--tool-config",
-                         str(Path(__file__).parents[2] / "bootcamps/arithmetic/configs/tool_config.yaml"))
+                         str(seed_configs() / "tool_config.yaml"))
     assert only_tools.returncode == 2 and b"--reward-calculator" in only_tools.stderr
 
 

@@ -10,9 +10,10 @@ import orjson
 import pytest
 
 from bc_common.parquet_io import read_parquet
+from tests.seed_configs import seed_configs
 
 BIN = Path(sys.executable).parent
-ARITH_CONFIG = Path(__file__).parents[2] / "bootcamps/arithmetic/configs/instruction_config.yaml"
+ARITH_CONFIG = seed_configs() / "instruction_config.yaml"
 
 
 def gen(*args: str, check: bool = True, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -51,13 +52,13 @@ def test_parallel_is_byte_identical():
 
 
 def test_duplicates_are_redrawn_and_reported(tmp_path):
-    proc = gen("arithmetic", "-n", "150", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1",
+    proc = gen("arithmetic", "-n", "150", "--group", "easy", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1",
                "--set", "operators=+-", "--set", "parentheses=0")
     identities = [r["reward_model"]["ground_truth"]["expression"] for r in rows(proc.stdout)]
     assert len(identities) == len(set(identities)) == 150
     assert b"duplicates regenerated" in proc.stderr
     # sharded output stays consistent with the deduplicated full run
-    parts = [gen("arithmetic", "-n", "150", "--set", "min_terms=2", "--set", "max_terms=2", "--set",
+    parts = [gen("arithmetic", "-n", "150", "--group", "easy", "--set", "min_terms=2", "--set", "max_terms=2", "--set",
                  "max_digits=1", "--set", "operators=+-", "--set", "parentheses=0", "--shard", f"{k}/3").stdout
              for k in range(3)]
     assert sorted(b"".join(parts).splitlines()) == sorted(proc.stdout.splitlines())
@@ -65,7 +66,7 @@ def test_duplicates_are_redrawn_and_reported(tmp_path):
 
 def test_impossible_count_fails_clearly():
     # 2 terms, 1 digit, only '+': 81 distinct expressions
-    proc = gen("arithmetic", "-n", "100", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1",
+    proc = gen("arithmetic", "-n", "100", "--group", "easy", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1",
                "--set", "operators=+", "--set", "parentheses=0", check=False)
     assert proc.returncode == 2
     assert b"cannot produce enough distinct tasks" in proc.stderr
@@ -73,7 +74,7 @@ def test_impossible_count_fails_clearly():
 
 def test_exclude_keeps_splits_disjoint(tmp_path):
     train = tmp_path / "train.jsonl"
-    small = ["--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1", "--set", "operators=+-",
+    small = ["--group", "easy", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1", "--set", "operators=+-",
              "--set", "parentheses=0"]
     gen("arithmetic", "-n", "60", *small, "-o", str(train))
     test = gen("arithmetic", "-n", "60", "--split", "test", *small, "--exclude", str(train)).stdout

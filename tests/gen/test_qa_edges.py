@@ -10,10 +10,11 @@ import orjson
 
 from bc_common.jsonl import loads
 from bc_common.parquet_io import read_parquet
+from tests.seed_configs import seed_configs
 
 BIN = Path(sys.executable).parent
 ROOT = Path(__file__).parents[2]
-ARITH_CONFIG = ROOT / "bootcamps/arithmetic/configs/instruction_config.yaml"
+ARITH_CONFIG = seed_configs() / "instruction_config.yaml"
 
 
 def gen(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -57,7 +58,7 @@ def test_exclude_file_of_non_tasks_names_file_and_line(tmp_path):
 
 
 def test_exclude_accepts_trajectories(tmp_path):
-    small = ("arithmetic", "-n", "30", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1")
+    small = ("arithmetic", "-n", "30", "--group", "easy", "--set", "min_terms=2", "--set", "max_terms=2", "--set", "max_digits=1")
     tasks = gen(*small).stdout
     traj = tmp_path / "traj.jsonl"
     traj.write_bytes(b"".join(orjson.dumps({"input": orjson.loads(line)}) + b"\n" for line in tasks.splitlines()))

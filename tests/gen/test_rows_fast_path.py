@@ -8,14 +8,14 @@ import orjson
 
 from bc_common.registry import get_bootcamp
 from bc_common.seeding import RecordRandom, record_key, seed_of
-from bc_gen.rows import RowSpec, TaskFactory, _canonical, dedup_key
+from bc_common.tasks import RowSpec, TaskFactory, _canonical, dedup_key
 
 
 def spec_for(name: str, **kw) -> RowSpec:
     bc = get_bootcamp(name)
     cls = bc.generator
     return RowSpec(bootcamp=bc.name, generator_class=f"{cls.__module__}.{cls.__qualname__}", params={},
-                   tool_config=bc.tool_config, interaction_config=bc.interaction_config, **kw)
+                   tools=bc.tool_specs(), interaction=bc.interaction_spec(), **kw)
 
 
 def test_record_stream_matches_its_documented_definition():

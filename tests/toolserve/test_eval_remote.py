@@ -8,9 +8,10 @@ import sys
 import orjson
 import pytest
 
+from tests.seed_configs import seed_configs
 from tests.toolserve.conftest import ROOT, Cluster, wait_for
 
-ARITHMETIC_TOOLS = ROOT / "bootcamps" / "arithmetic" / "configs" / "tool_config.yaml"
+ARITHMETIC_TOOLS = seed_configs() / "tool_config.yaml"
 pytestmark = pytest.mark.skipif(not (ARITHMETIC_TOOLS.exists() and shutil.which("bc-eval", path=str(
     ROOT / ".venv" / "bin")) or shutil.which("bc-eval")), reason="needs bc-eval and the arithmetic bootcamp")
 

@@ -165,9 +165,10 @@ def test_bc_toolserve_tool_config_calls_the_server(tmp_path: Path, monkeypatch: 
     import subprocess
     import sys
 
+    from tests.seed_configs import seed_configs
     from tests.toolserve.conftest import ROOT, Cluster, wait_for
 
-    arithmetic_tools = ROOT / "bootcamps" / "arithmetic" / "configs" / "tool_config.yaml"
+    arithmetic_tools = seed_configs() / "tool_config.yaml"
     cluster = Cluster(tmp_path)
     cluster.tools = str(arithmetic_tools)
     try:

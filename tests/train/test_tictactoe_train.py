@@ -14,7 +14,7 @@ from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 
 from bc_common.jsonl import read_records  # noqa: E402
 from bc_common.registry import get_bootcamp  # noqa: E402
-from bc_gen.rows import RowSpec, TaskFactory  # noqa: E402
+from bc_common.tasks import RowSpec, TaskFactory  # noqa: E402
 from bc_train.check import _compose  # noqa: E402
 from bc_train.reward import REWARD_KEYS, compute_score  # noqa: E402
 from bc_train.rl import emit_rl  # noqa: E402
@@ -32,7 +32,7 @@ def tictactoe_rows(n: int = 12) -> list[dict[str, Any]]:
     bc = get_bootcamp("tictactoe")
     cls = bc.generator
     spec = RowSpec(bootcamp=bc.name, generator_class=f"{cls.__module__}.{cls.__qualname__}", params={},
-                   split="train", base_seed=3, interaction_config=bc.interaction_config)
+                   split="train", base_seed=3, interaction=bc.interaction_spec())
     factory = TaskFactory(spec)
     return [orjson.loads(factory.row(i)[1]) for i in range(n)]
 

@@ -1,30 +1,29 @@
-"""One task row from (bootcamp, generator config, split, base seed, index): the unit of reproducibility."""
+"""Task *i*: one task row from (bootcamp, group, generator config, split, base seed, index).
+
+    tasks = TaskSet("arithmetic", seed=7)
+    tasks[0]                 # the row dict of task 0 (what `bc-gen arithmetic --seed 7` writes first)
+    list(tasks.lines(100))   # the bytes of `bc-gen arithmetic -n 100 --seed 7`, duplicates redrawn
+
+Row *i* is keyed by all its coordinates (see `record_key`), so it is the same on every machine and shard.
+"""
 from __future__ import annotations
 
 import hashlib
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import orjson
 
-from bc_common.bootcamp import InstructionGenerator
-from bc_common.seeding import RecordRandom, canonical_json, config_hash, record_key, seed_of
-from bc_common.tool_config import load_interaction_config, load_tool_config
+from .bootcamp import InstructionGenerator
+from .seeding import RecordRandom, canonical_json, config_hash, record_key, seed_of
+from .tool_config import InteractionSpec, ToolSpec
 
 _DUMP_OPTS = orjson.OPT_APPEND_NEWLINE
 DedupKey = str | bytes  # see dedup_key
 
 
-def _canonical(identity: Any) -> bytes:
-    """`canonical_json`, also for identities holding integers beyond 64 bits (which orjson refuses)."""
-    try:
-        return canonical_json(identity)
-    except orjson.JSONEncodeError:
-        from bc_common.jsonl import dumps_wide
-
-        return dumps_wide(identity, sort_keys=True)
+_canonical = canonical_json  # kept for callers of the old name
 
 
 @dataclass
@@ -37,22 +36,27 @@ class RowSpec:
     split: str = "train"
     base_seed: int = 0
     generator_name: str = "default"
-    tool_config: Path | None = None
-    interaction_config: Path | None = None
+    tools: list[ToolSpec] = field(default_factory=list)
+    interaction: InteractionSpec | None = None
     data_source: str | None = None
     source: str = ""  # where the parameters came from, for error messages
     extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def config_hash(self) -> str:
-        return config_hash({"class": self.generator_class, "params": self.params})
+        """Every coordinate that makes a row differ besides its index: generator, parameters, group, tools,
+        interaction (two groups with the same parameters, one with tools, give distinct ids)."""
+        return config_hash({"class": self.generator_class, "params": self.params, "group": self.generator_name,
+                            "tools": [[t.name, t.class_name] for t in self.tools],
+                            "interaction": [self.interaction.name, self.interaction.class_name]
+                            if self.interaction else None})
 
 
 class TaskFactory:
     """Builds rows by index: `factory.row(i)` -> (dedup key, JSONL bytes). Same inputs, same bytes."""
 
     def __init__(self, spec: RowSpec):
-        from bc_common.registry import load_class
+        from .registry import load_class
 
         self.spec = spec
         cls = load_class(spec.generator_class)
@@ -61,9 +65,8 @@ class TaskFactory:
         self.rng = self.generator.rng = RecordRandom()
         self.data_source = spec.data_source or f"bootcamp/{spec.bootcamp}"
         self.config_hash = spec.config_hash
-        self.tool_names = [t.name for t in load_tool_config(spec.tool_config)] if spec.tool_config else []
-        self.interaction_name = (load_interaction_config(spec.interaction_config).name
-                                 if spec.interaction_config else None)
+        self.tool_names = [t.name for t in spec.tools]
+        self.interaction_name = spec.interaction.name if spec.interaction else None
         self.agent_name = "bc_agent" if self.tool_names or self.interaction_name else "single_turn_agent"
         # record_key(...) is this constant prefix + b"index\x1fattempt"
         self._key_prefix = record_key(spec.bootcamp, self.config_hash, spec.split, spec.base_seed, 0, 0)[:-3]
@@ -175,3 +178,100 @@ def dedup_key(canonical: bytes) -> DedupKey:
     if len(canonical) <= _SHORT:
         return canonical.decode()
     return hashlib.blake2b(canonical, digest_size=12).digest()
+
+
+class GroupPlan:
+    """Which group row *i* belongs to: smooth weighted round-robin over the groups' ratios, so any prefix of
+    rows holds each group within one row of its share, and row *i*'s group never depends on how many rows are
+    asked for (`-n 10` is a prefix of `-n 1000`)."""
+
+    def __init__(self, ratios: list[float]):
+        from fractions import Fraction
+        from math import lcm
+
+        fractions = [Fraction(str(r)).limit_denominator(10**6) for r in ratios]
+        if not fractions or sum(fractions) <= 0:
+            raise ValueError("group ratios must sum to more than zero")
+        denominator = lcm(*(f.denominator for f in fractions))
+        self.weights = [int(f * denominator) for f in fractions]
+        self.total = sum(self.weights)
+        self._plan: list[int] = []
+        self._current = [0] * len(self.weights)
+
+    def __getitem__(self, index: int) -> int:
+        if len(self.weights) == 1:
+            return 0
+        while len(self._plan) <= index:
+            current = self._current
+            for g, w in enumerate(self.weights):
+                current[g] += w
+            best = max(range(len(current)), key=lambda g: (current[g], -g))
+            current[best] -= self.total
+            self._plan.append(best)
+        return self._plan[index]
+
+
+class TaskSet:
+    """Task *i* of (bootcamp, groups, parameters, split, seed), without the `bc-gen` CLI.
+
+        TaskSet("arithmetic", seed=7)[3]                       # a task row (dict)
+        TaskSet("arithmetic", groups=["hard"], params={"max_digits": 9})
+
+    `ts[i]` is the first draw of row *i*; `bc-gen` writes the same rows except that it redraws an identity that
+    already appeared earlier in the split (rare; `--no-dedup` turns that off)."""
+
+    def __init__(self, bootcamp: Any, *, seed: int = 0, split: str = "train", groups: list[str] | None = None,
+                 params: dict[str, Any] | None = None, tools: bool = True, interaction: bool = True):
+        from .catalog import get_bootcamp
+        from .errors import ConfigError
+        from .tool_config import dotted_name
+
+        bc = get_bootcamp(bootcamp) if isinstance(bootcamp, str) else bootcamp
+        if bc.generator is None:
+            raise ConfigError(f"bootcamp {bc.name!r} has no generator")
+        self.bootcamp = bc
+        known = bc.group_list()
+        if groups:
+            unknown = [g for g in groups if g not in {k.name for k in known}]
+            if unknown:
+                raise ConfigError(f"bootcamp {bc.name!r} has no group {unknown[0]!r}; its groups: "
+                                  + ", ".join(k.name for k in known))
+            known = [k for k in known if k.name in groups]
+        if sum(g.ratio for g in known) <= 0:
+            raise ConfigError(f"bootcamp {bc.name!r}: the selected groups' ratios sum to zero")
+        tool_specs = bc.tool_specs() if tools else []
+        interaction_spec = bc.interaction_spec() if interaction else None
+        self.groups = known
+        self.specs = [RowSpec(bootcamp=bc.name, generator_class=dotted_name(bc.generator),
+                              params={**g.params, **(params or {})}, split=split, base_seed=seed,
+                              generator_name=g.name, tools=tool_specs, interaction=interaction_spec,
+                              source=f"bootcamp {bc.name}, group {g.name}") for g in known]
+        self.params = dict(params or {})
+        self.plan = GroupPlan([g.ratio for g in known])
+        self._factories: list[TaskFactory | None] = [None] * len(self.specs)
+
+    def factory(self, group: int) -> TaskFactory:
+        """The row builder of group number `group` (built on first use: it checks the parameters)."""
+        factory = self._factories[group]
+        if factory is None:
+            from .errors import ConfigError
+
+            try:
+                factory = self._factories[group] = TaskFactory(self.specs[group])
+            except ConfigError as exc:
+                if not self.params or len(self.specs) == 1:
+                    raise
+                raise ConfigError(f"{exc} (--set parameters apply to every group; pick groups with --group)") \
+                    from None
+        return factory
+
+    def group_of(self, index: int) -> int:
+        return self.plan[index]
+
+    def __getitem__(self, index: int) -> dict[str, Any]:
+        if not isinstance(index, int) or isinstance(index, bool) or index < 0:
+            raise IndexError(f"task index must be a non-negative integer, got {index!r}")
+        return orjson.loads(self.factory(self.plan[index]).row(index)[1])
+
+    def identity(self, index: int) -> dict[str, Any]:
+        return self.factory(self.plan[index]).identity(index)
