@@ -32,7 +32,7 @@ class RobotArmConfig:
     hidden: bool = False  # obstacles absent from the prompt: found only through the tools
     tolerance: float = 0.02  # metres between the end effector and the target
     margin: float = 0.02  # metres of clearance every link must keep
-    require_detour: bool = True  # the straight line from the start to the drawn goal must collide
+    require_detour: bool = True  # the straight line to the drawn goal collides and the reference path bends
     max_draws: int = 400
 
     def validate(self) -> None:
@@ -59,7 +59,11 @@ class RobotArmInstructionGenerator(InstructionGenerator):
     def case_generator(self) -> dict[str, Any]:
         for _ in range(self.max_draws):
             identity = self._draw()
-            if identity is not None and solve(identity) is not None:
+            if identity is None:
+                continue
+            solved = solve(identity)
+            # a one-segment answer would need no planning: keep tasks whose reference path bends
+            if solved is not None and (len(solved[0]) >= 2 or not self.require_detour):
                 return identity
         raise RuntimeError(f"no solvable robot_arm task in {self.max_draws} draws; loosen the config "
                            "(fewer or smaller obstacles, a larger tolerance)")
@@ -139,7 +143,7 @@ class RobotArmInstructionGenerator(InstructionGenerator):
             if world.collides(goal):
                 continue
             target = world.end_effector(goal)
-            if np.linalg.norm(target - world.end_effector(start)) < 0.3 * reach:
+            if np.linalg.norm(target - world.end_effector(start)) < max(0.3 * reach, 3 * self.tolerance):
                 continue
             if self.require_detour and world.segment_free(start, goal):
                 continue

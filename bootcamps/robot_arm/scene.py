@@ -2,7 +2,9 @@
 
 The identity's `arm` is "planar" (every joint axis vertical, the arm moves in the plane z = 0) or "spatial"
 (a 6-joint anthropomorphic arm: base yaw, shoulder and elbow pitch, wrist roll and pitch, tool roll).
-MuJoCo sums the margins of the two geoms of a pair, so each geom carries half the task's collision margin.
+Collisions are explicit `<pair>`s carrying the task's margin (so MuJoCo's rule for combining two geoms' margins
+never matters): every link with every obstacle, every moving link with the floor, and every two links that are
+not parent and child (self-collision).
 """
 from __future__ import annotations
 
@@ -14,8 +16,6 @@ SPATIAL_LINKS = ("column", "upper_arm", "forearm", "hand", "tool")
 # (joint name, axis, index of the link whose far end anchors it: -1 is the origin)
 SPATIAL_JOINTS = (("base_yaw", "0 0 1", -1), ("shoulder_pitch", "0 1 0", 0), ("elbow_pitch", "0 1 0", 1),
                   ("wrist_roll", "1 0 0", 2), ("wrist_pitch", "0 1 0", 2), ("tool_roll", "1 0 0", 3))
-# contype/conaffinity bits: the floor (2) meets every moving link (3) but not the column (1) standing on it
-_COLUMN, _FLOOR, _MOVING = 1, 2, 3
 
 
 def joint_count(identity: dict[str, Any]) -> int:
@@ -48,26 +48,37 @@ def reach_radii(identity: dict[str, Any]) -> list[float]:
             for _name, _axis, anchor in SPATIAL_JOINTS]
 
 
-def obstacle_geom(obstacle: dict[str, Any], half_margin: float) -> str:
+def obstacle_geom(obstacle: dict[str, Any]) -> str:
     pos = _vec(obstacle["pos"])
     size = _vec(obstacle["size"])
     yaw = f' euler="0 0 {obstacle.get("yaw", 0.0)!r}"' if obstacle["shape"] == "box" else ""
-    return (f'<geom name="{obstacle["name"]}" type="{obstacle["shape"]}" pos="{pos}" size="{size}"{yaw}'
-            f' margin="{half_margin!r}" contype="{_COLUMN}" conaffinity="{_COLUMN}"/>')
+    return f'<geom name="{obstacle["name"]}" type="{obstacle["shape"]}" pos="{pos}" size="{size}"{yaw}/>'
+
+
+def collision_pairs(identity: dict[str, Any], obstacles: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """Every geom pair that may not come closer than the margin."""
+    links = link_names(identity)
+    pairs = [(link, o["name"]) for link in links for o in obstacles]
+    pairs += [(a, b) for i, a in enumerate(links) for b in links[i + 2:]]  # links that are not parent and child
+    if identity["arm"] == SPATIAL:
+        pairs += [(link, "floor") for link in links[1:]]  # the column stands on the floor
+    return pairs
 
 
 def mjcf(identity: dict[str, Any], obstacles: list[dict[str, Any]] | None = None) -> str:
     """The MJCF text of the scene; `obstacles` replaces the identity's (a planner's partial knowledge)."""
-    half = identity["margin"] / 2
     obstacles = identity["obstacles"] if obstacles is None else obstacles
-    world = [obstacle_geom(o, half) for o in obstacles]
-    chain = _planar_chain(identity, half) if identity["arm"] == PLANAR else _spatial_chain(identity, half)
+    world = [obstacle_geom(o) for o in obstacles]
+    chain = _planar_chain(identity) if identity["arm"] == PLANAR else _spatial_chain(identity)
     if identity["arm"] == SPATIAL:
-        world.insert(0, f'<geom name="floor" type="plane" size="0 0 1" margin="{half!r}" '
-                        f'contype="{_FLOOR}" conaffinity="{_FLOOR}"/>')
+        world.insert(0, '<geom name="floor" type="plane" size="0 0 1"/>')
+    margin = float(identity["margin"])
+    pairs = "\n".join(f'<pair geom1="{a}" geom2="{b}" margin="{margin!r}"/>'
+                      for a, b in collision_pairs(identity, obstacles))
     return ('<mujoco model="robot_arm">\n<compiler angle="radian" autolimits="true"/>\n'
-            '<option gravity="0 0 0"/>\n<worldbody>\n' + "\n".join(world) + "\n" + chain
-            + "\n</worldbody>\n</mujoco>\n")
+            '<option gravity="0 0 0"/>\n<default><geom contype="0" conaffinity="0"/></default>\n'
+            '<worldbody>\n' + "\n".join(world) + "\n" + chain + "\n</worldbody>\n"
+            "<contact>\n" + pairs + "\n</contact>\n</mujoco>\n")
 
 
 def _vec(values: list[float]) -> str:
@@ -78,41 +89,40 @@ def _joint(name: str, axis: str, limits: list[float]) -> str:
     return f'<joint name="{name}" type="hinge" axis="{axis}" range="{limits[0]!r} {limits[1]!r}"/>'
 
 
-def _capsule(name: str, fromto: str, radius: float, half: float, bits: int) -> str:
-    return (f'<geom name="{name}" type="capsule" fromto="{fromto}" size="{radius!r}" margin="{half!r}" '
-            f'contype="{bits}" conaffinity="{bits}"/>')
+def _capsule(name: str, fromto: str, radius: float) -> str:
+    return f'<geom name="{name}" type="capsule" fromto="{fromto}" size="{radius!r}"/>'
 
 
-def _planar_chain(identity: dict[str, Any], half: float) -> str:
+def _planar_chain(identity: dict[str, Any]) -> str:
     parts, closing, offset = [], [], 0.0
     for i, (link, limits) in enumerate(zip(identity["links"], identity["limits"], strict=True)):
         name = f"link_{i + 1}"
         parts.append(f'<body name="{name}" pos="{offset!r} 0 0">')
         parts.append(_joint(f"joint_{i + 1}", "0 0 1", limits))
-        parts.append(_capsule(name, f"0 0 0 {link['length']!r} 0 0", link["radius"], half, _COLUMN))
+        parts.append(_capsule(name, f"0 0 0 {link['length']!r} 0 0", link["radius"]))
         closing.append("</body>")
         offset = link["length"]
     parts.insert(-1, f'<site name="end_effector" pos="{offset!r} 0 0"/>')
     return "\n".join(parts + closing)
 
 
-def _spatial_chain(identity: dict[str, Any], half: float) -> str:
+def _spatial_chain(identity: dict[str, Any]) -> str:
     links, limits = identity["links"], identity["limits"]
     column, upper, fore, hand, tool = (link["length"] for link in links)
     j = [_joint(name, axis, lim) for (name, axis, _a), lim in zip(SPATIAL_JOINTS, limits, strict=True)]
     r = [link["radius"] for link in links]
     return "\n".join([
         '<body name="column" pos="0 0 0">', j[0],
-        _capsule("column", f"0 0 0 0 0 {column!r}", r[0], half, _COLUMN),
+        _capsule("column", f"0 0 0 0 0 {column!r}", r[0]),
         f'<body name="upper_arm" pos="0 0 {column!r}">', j[1],
-        _capsule("upper_arm", f"0 0 0 {upper!r} 0 0", r[1], half, _MOVING),
+        _capsule("upper_arm", f"0 0 0 {upper!r} 0 0", r[1]),
         f'<body name="forearm" pos="{upper!r} 0 0">', j[2],
-        _capsule("forearm", f"0 0 0 {fore!r} 0 0", r[2], half, _MOVING),
-        # wrist roll and pitch share one body, so the hand is the forearm's child (touching, never colliding)
+        _capsule("forearm", f"0 0 0 {fore!r} 0 0", r[2]),
+        # wrist roll and pitch share one body, so the hand is the forearm's child (they touch at the wrist)
         f'<body name="hand" pos="{fore!r} 0 0">', j[3], j[4],
-        _capsule("hand", f"0 0 0 {hand!r} 0 0", r[3], half, _MOVING),
+        _capsule("hand", f"0 0 0 {hand!r} 0 0", r[3]),
         f'<body name="tool" pos="{hand!r} 0 0">', j[5],
-        _capsule("tool", f"0 0 0 {tool!r} 0 0", r[4], half, _MOVING),
+        _capsule("tool", f"0 0 0 {tool!r} 0 0", r[4]),
         f'<site name="end_effector" pos="{tool!r} 0 0"/>',
         "</body></body></body></body></body>",
     ])

@@ -70,6 +70,9 @@ class World:
         self.joint_names = joint_names(identity)
         self.link_names = link_names(identity)
         self._jac = np.zeros((3, self.n))
+        # pairs read link first (in chain order), then the floor or the obstacle
+        order = self.link_names + sorted(set(self.geom_names) - set(self.link_names))
+        self._rank = {name: i for i, name in enumerate(order)}
 
     # -- one configuration -------------------------------------------------------------------------
     def _pose(self, q: np.ndarray) -> None:
@@ -97,11 +100,13 @@ class World:
         return self._current_contacts()
 
     def _current_contacts(self) -> list[Contact]:
+        found = self.data.contact
+        geoms, dists, points = found.geom[: self.data.ncon], found.dist[: self.data.ncon], found.pos[: self.data.ncon]
         best: dict[tuple[str, str], Contact] = {}
-        for c in self.data.contact[: self.data.ncon]:
-            pair = tuple(sorted((self.geom_names[c.geom1], self.geom_names[c.geom2])))
-            if pair not in best or c.dist < best[pair].distance:
-                best[pair] = Contact(pair, float(c.dist), tuple(float(v) for v in c.pos))
+        for (g1, g2), dist, point in zip(geoms.tolist(), dists.tolist(), points.tolist(), strict=True):
+            pair = tuple(sorted((self.geom_names[g1], self.geom_names[g2]), key=self._rank.__getitem__))
+            if pair not in best or dist < best[pair].distance:
+                best[pair] = Contact(pair, dist, tuple(point))
         return [best[p] for p in sorted(best)]
 
     def jacobian(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -125,25 +130,36 @@ class World:
         sweep = float(np.dot(np.abs(qb - qa), self.reach))
         return max(1, math.ceil(sweep / (self.margin / 2)))
 
-    def segment_free(self, qa: np.ndarray, qb: np.ndarray) -> bool:
-        """True when every sample after qa up to and including qb is collision-free (the same samples as
-        `check_path`, visited coarse-to-fine so that a blocked segment is usually rejected early)."""
+    def segment_samples(self, qa: np.ndarray, qb: np.ndarray, *, coarse_first: bool = False) -> np.ndarray:
+        """The samples after qa up to and including qb: qa + k (qb - qa) / n for k = 1..n, in that order or
+        coarse-to-fine (the same points either way)."""
         n = self.steps(qa, qb)
-        delta = (qb - qa) / n
-        for k in _coarse_to_fine(n):
-            if self.collides(qa + delta * k):
-                return False
-        return True
+        ks = _coarse_to_fine(n) if coarse_first else np.arange(1, n + 1, dtype=float)
+        return qa + np.outer(ks, (qb - qa) / n)
 
-    def samples(self, path: list[np.ndarray]) -> Iterator[tuple[int, float, np.ndarray]]:
-        """(segment, fraction, q) for the start and every dense sample after it, in order."""
-        yield 0, 0.0, path[0]
+    def first_colliding(self, qs: np.ndarray) -> int:
+        """Index of the first colliding configuration of `qs`, or -1 (the hot loop: kept flat)."""
+        model, data, qpos = self.model, self.data, self.data.qpos
+        kinematics, collision = mujoco.mj_kinematics, mujoco.mj_collision
+        for i, q in enumerate(qs):
+            qpos[:] = q
+            kinematics(model, data)
+            collision(model, data)
+            if data.ncon:
+                return i
+        return -1
+
+    def segment_free(self, qa: np.ndarray, qb: np.ndarray) -> bool:
+        """True when every sample after qa up to and including qb is collision-free (the samples of
+        `check_path`, visited coarse-to-fine so that a blocked segment is usually rejected early)."""
+        return self.first_colliding(self.segment_samples(qa, qb, coarse_first=True)) < 0
+
+    def samples(self, path: list[np.ndarray]) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        """(segment, fractions, configurations) for the start and then each segment's samples, in order."""
+        yield 0, np.zeros(1), np.asarray(path[0], dtype=float)[None, :]
         for seg in range(len(path) - 1):
-            qa, qb = path[seg], path[seg + 1]
-            n = self.steps(qa, qb)
-            delta = (qb - qa) / n
-            for k in range(1, n + 1):
-                yield seg, k / n, qa + delta * k
+            qs = self.segment_samples(path[seg], path[seg + 1])
+            yield seg, np.arange(1, len(qs) + 1) / len(qs), qs
 
     def check_path(self, path: list[np.ndarray], *, all_contacts: bool = True) -> PathReport:
         """Replay `path` (the first entry is the start) densely. `all_contacts=False` stops at the first
@@ -157,24 +173,27 @@ class World:
         report.on_target = report.distance_to_target <= self.tolerance
         if report.limit_violations:
             return report  # interpolating far outside the limits could cost any number of samples
-        for segment, fraction, q in self.samples(path):
-            report.samples += 1
-            if not self.collides(q):
-                continue
-            found = self._current_contacts()
-            if report.first is None:
-                report.first = {"segment": segment, "fraction": round(fraction, 4),
-                                "q": [round(float(v), 4) for v in q], "contacts": [c.as_dict() for c in found]}
-                if not all_contacts:
-                    return report
-            for c in found:
-                report.touched.setdefault(c.pair, segment)
+        for segment, fractions, qs in self.samples(path):
+            report.samples += len(qs)
+            start = 0
+            while (hit := self.first_colliding(qs[start:])) >= 0:
+                i = start + hit
+                found = self._current_contacts()
+                if report.first is None:
+                    report.first = {"segment": segment, "fraction": round(float(fractions[i]), 4),
+                                    "q": [round(float(v), 4) for v in qs[i]],
+                                    "contacts": [c.as_dict() for c in found]}
+                    if not all_contacts:
+                        return report
+                for c in found:
+                    report.touched.setdefault(c.pair, segment)
+                start = i + 1
         return report
 
 
 @functools.lru_cache(maxsize=4096)
-def _coarse_to_fine(n: int) -> tuple[int, ...]:
-    """1..n ordered end first, then midpoints of ever finer halvings (bisection order)."""
+def _coarse_to_fine(n: int) -> np.ndarray:
+    """1..n ordered end first, then midpoints of ever finer halvings (as floats; read-only)."""
     order, seen, stride = [n], {n}, n
     while stride > 1:
         stride = (stride + 1) // 2
@@ -183,7 +202,9 @@ def _coarse_to_fine(n: int) -> tuple[int, ...]:
                 seen.add(k)
                 order.append(k)
     order += [k for k in range(1, n) if k not in seen]
-    return tuple(order)
+    out = np.array(order, dtype=float)
+    out.flags.writeable = False
+    return out
 
 
 def scene_key(identity: dict[str, Any], obstacles: list[dict[str, Any]] | None = None) -> str:
