@@ -17,9 +17,9 @@ SPATIAL_ARM = ("a 6-joint arm standing on the floor (z = 0). At all-zero angles:
                "end of the upper arm) carries the forearm (along +x); wrist_roll (axis +x, along the forearm) and "
                "then wrist_pitch (axis +y), both at the far end of the forearm, carry the hand (along +x); "
                "tool_roll (axis +x) at the far end of the hand carries the tool, whose far tip is the end "
-               "effector. Axes are fixed to the link before the joint and turn with it; positive angles follow "
-               "the right-hand rule, so a negative shoulder_pitch lifts the arm. The floor is an obstacle for "
-               "every link but the column.")
+               "effector. Each axis is expressed in the frame left by all earlier joints (so wrist_pitch's axis "
+               "turns with wrist_roll); positive angles follow the right-hand rule, so a negative shoulder_pitch "
+               "lifts the arm. The floor is an obstacle for every link but the column.")
 
 TOOLS = ("Tools: `forward_kinematics(q)` gives the end effector's and the joints' positions for joint angles q; "
          "`check_collision(q)` lists the colliding pairs at q; `simulate_path(waypoints)` replays a path exactly "
@@ -61,12 +61,12 @@ def render_prompt(identity: dict[str, Any]) -> str:
     else:
         obstacles = "There are no obstacles."
     margin = identity["margin"]
-    floor = "" if planar else ", the floor"
+    floor = "" if planar else ", to the floor"
     example = ", ".join(["[" + ", ".join(f"q{j + 1}" for j in range(n)) + "]"] * 2)
     return "\n\n".join([
         "Plan a collision-free motion that brings a robot arm's end effector to a target point.",
         "The arm is " + (PLANAR_ARM.format(n=n) if planar else SPATIAL_ARM) + " Links are capsules "
-        "(a segment between two joints, with a radius):\n" + "\n".join(rows) + "\n\n" + "\n".join(joints),
+        "(a segment between two joints, with a radius):\n\n" + "\n".join(rows) + "\n\n" + "\n".join(joints),
         obstacles,
         f"Start configuration (rad): {_vec(identity['start'])}\n"
         f"Target point (m): {_vec(identity['target'])}; the end effector must end within "

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import mujoco
@@ -31,8 +31,8 @@ class Contact:
     point: tuple[float, float, float]
 
     def as_dict(self) -> dict[str, Any]:
-        return {"between": list(self.pair), "distance": round(self.distance, 4),
-                "point": [round(v, 4) for v in self.point]}
+        return {"between": list(self.pair), "distance": round(self.distance, 4) + 0.0,
+                "point": [round(v, 4) + 0.0 for v in self.point]}  # + 0.0: never "-0.0"
 
 
 @dataclass
@@ -100,8 +100,8 @@ class World:
         return self._current_contacts()
 
     def _current_contacts(self) -> list[Contact]:
-        found = self.data.contact
-        geoms, dists, points = found.geom[: self.data.ncon], found.dist[: self.data.ncon], found.pos[: self.data.ncon]
+        found, n = self.data.contact, self.data.ncon
+        geoms, dists, points = found.geom[:n], found.dist[:n], found.pos[:n]
         best: dict[tuple[str, str], Contact] = {}
         for (g1, g2), dist, point in zip(geoms.tolist(), dists.tolist(), points.tolist(), strict=True):
             pair = tuple(sorted((self.geom_names[g1], self.geom_names[g2]), key=self._rank.__getitem__))
@@ -181,7 +181,7 @@ class World:
                 found = self._current_contacts()
                 if report.first is None:
                     report.first = {"segment": segment, "fraction": round(float(fractions[i]), 4),
-                                    "q": [round(float(v), 4) for v in qs[i]],
+                                    "q": [round(float(v), 4) + 0.0 for v in qs[i]],
                                     "contacts": [c.as_dict() for c in found]}
                     if not all_contacts:
                         return report
