@@ -117,7 +117,7 @@ def rrt_connect(world: World, start: np.ndarray, goals: list[np.ndarray], rng: r
 
 
 def shortcut(world: World, path: list[np.ndarray], rng: random.Random, tries: int = 40) -> list[np.ndarray]:
-    """Drop waypoints whose neighbours see each other directly (random pairs, then one greedy pass)."""
+    """Drop the waypoints between random pairs that see each other directly (`tries` pairs, seeded)."""
     path = list(path)
     for _ in range(tries):
         if len(path) <= 2:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,7 +55,7 @@ class PathReport:
 
 
 class World:
-    """One scene: FK, collision pairs, and dense path checks. Not thread-safe (one MjData)."""
+    """One scene: FK, collision pairs, and dense path checks. One MjData: use it from one thread."""
 
     def __init__(self, identity: dict[str, Any], obstacles: list[dict[str, Any]] | None = None):
         self.identity = identity
@@ -84,7 +86,7 @@ class World:
         return self.data.site_xpos[self.site].copy()
 
     def joint_positions(self, q: np.ndarray) -> list[list[float]]:
-        """World positions of every joint anchor (after `end_effector` or `_pose` at q)."""
+        """World positions of every joint anchor at q."""
         self._pose(q)
         return [self.data.xanchor[i].tolist() for i in range(self.n)]
 
@@ -214,12 +216,23 @@ def scene_key(identity: dict[str, Any], obstacles: list[dict[str, Any]] | None =
     return orjson.dumps(scene, option=orjson.OPT_SORT_KEYS).decode()
 
 
-@functools.lru_cache(maxsize=128)
-def _world(key: str) -> World:
-    scene = orjson.loads(key)
-    return World(scene, scene["obstacles"])
+_local = threading.local()  # one cache per thread: a World holds one MjData, which threads must not share
+CACHE_SIZE = 128
 
 
 def world_for(identity: dict[str, Any], obstacles: list[dict[str, Any]] | None = None) -> World:
-    """The compiled world of an identity (optionally with only the given obstacles), cached per process."""
-    return _world(scene_key(identity, obstacles))
+    """The compiled world of an identity (optionally with only the given obstacles), cached per thread in an LRU
+    of `CACHE_SIZE` scenes."""
+    cache: OrderedDict[str, World] | None = getattr(_local, "worlds", None)
+    if cache is None:
+        cache = _local.worlds = OrderedDict()
+    key = scene_key(identity, obstacles)
+    world = cache.get(key)
+    if world is None:
+        scene = orjson.loads(key)
+        world = cache[key] = World(scene, scene["obstacles"])
+        if len(cache) > CACHE_SIZE:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return world

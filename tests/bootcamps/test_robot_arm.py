@@ -7,6 +7,7 @@ import asyncio
 import copy
 import math
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import jsonschema
@@ -138,10 +139,20 @@ def test_dense_samples_move_no_arm_point_more_than_half_the_margin() -> None:
     assert worst > world.margin / 8  # the bound is not absurdly loose either
 
 
-def test_compiled_worlds_are_cached_per_scene() -> None:
+def test_compiled_worlds_are_cached_per_scene_and_thread() -> None:
     identity = copy.deepcopy(WALL_TASK)
     assert world_for(identity) is world_for(copy.deepcopy(identity))
     assert world_for(identity) is not world_for(identity, [])
+    with ThreadPoolExecutor(2) as pool:
+        other = pool.submit(world_for, identity).result()
+    assert other is not world_for(identity)  # a World's MjData is never shared between threads
+
+
+def test_verification_in_threads_agrees_with_serial() -> None:
+    answers = [answer(AROUND), answer([[-0.6, 0.0]]), answer([[0.6, 1.5], [-0.6, 1.5]])] * 8
+    serial = [VERIFY(a, WALL_TASK) for a in answers]
+    with ThreadPoolExecutor(4) as pool:
+        assert list(pool.map(lambda a: VERIFY(a, WALL_TASK), answers)) == serial == [1.0, 0.0, 0.0] * 8
 
 
 # -- cheats that must fail ---------------------------------------------------------------------------------------
