@@ -15,7 +15,7 @@ import orjson
 
 from bc_common.errors import InputError
 from bc_common.jsonl import BOM, Record, dumps, open_binary
-from bc_common.records import STATUSES, check_messages, check_trajectory
+from bc_common.records import ROLES, STATUSES, check_messages, check_trajectory
 
 from .seed_rows import SeedRows, is_seed_row
 from .stages import ROW_ERRORS, Stage, row_error
@@ -60,7 +60,12 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
                             if (quick and type(row) is dict and "id" in row and "task_id" in row
                                     and type(row.get("input")) is dict and type(row.get("messages")) is list
                                     and type(row.get("score")) in _NUMBER and row.get("status") in _STATUSES):
-                                check_messages(row["messages"])
+                                for m in row["messages"]:  # check_messages' conditions inline, the usual shapes
+                                    if not (m.__class__ is dict and m.get("role") in _ROLES
+                                            and m.get("content").__class__ in _CONTENT
+                                            and ("tool_calls" not in m or _calls_ok(m["tool_calls"]))):
+                                        check_messages(row["messages"])  # the full check words the error
+                                        break
                             else:
                                 if seed is not None and is_seed_row(row):  # the seed's evaluator row: ours now
                                     row = seed.convert(row)
@@ -118,6 +123,13 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
 
 _STATUSES = frozenset(STATUSES)
 _NUMBER = (int, float)
+_ROLES = ROLES
+_CONTENT = frozenset((str, type(None)))  # content parts (lists) take the full check
+
+
+def _calls_ok(calls: Any) -> bool:
+    return calls is None or (calls.__class__ is list and all(
+        c.__class__ is dict and c.get("function").__class__ is dict for c in calls))
 
 
 class _WriteFailed(Exception):
