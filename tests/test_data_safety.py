@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 BIN = Path(sys.executable).parent
-ARITH_TOOLS = Path(__file__).parents[1] / "bootcamps"
 
 
 def run(*args: object, stdin: bytes | Path | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -172,3 +171,14 @@ def test_a_broken_pipe_is_a_quiet_exit_0(files):
     cmd = f"{BIN}/bc-gen arithmetic -n 200000 | head -n 1"
     proc = subprocess.run(cmd, shell=True, capture_output=True, timeout=120, env={**os.environ})
     assert proc.returncode == 0 and proc.stdout.count(b"\n") == 1 and b"Traceback" not in proc.stderr
+
+
+def test_bc_toolserve_refuses_to_write_its_remote_config_over_its_input(tmp_path):
+    from tests.seed_configs import seed_configs
+
+    tools = tmp_path / "remote_tool_config.yaml"
+    tools.write_bytes((seed_configs("arithmetic") / "tool_config.yaml").read_bytes())
+    before = tools.read_bytes()
+    proc = run("bc-toolserve", "unified", "--tools", tools, "-n", "1", "--output-dir", tmp_path)
+    assert proc.returncode == 2 and b"bc-toolserve: error:" in proc.stderr and b"also an input" in proc.stderr
+    assert tools.read_bytes() == before
