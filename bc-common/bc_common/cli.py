@@ -93,6 +93,8 @@ def run_guarded(fn: Callable[[], Any], prog: str) -> int:
     try:
         result = fn()
     except SystemExit as exc:
+        if isinstance(exc.code, str):  # sys.exit("message"): Python's own convention
+            _say(exc.code)
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException as exc:  # noqa: BLE001 — every error goes through the one mapping above
         return report(exc, prog)

@@ -76,7 +76,7 @@ def test_concatenated_outputs_are_shuffled_with_the_seed(cfg: Path, tmp_path: Pa
                    {"data_source": "bootcamp/two", "instruction_config_path": config, "gen_parquet": True})
     outs = []
     for name, flags in (("a", []), ("b", []), ("c", ["--no-shuffle"]), ("d", ["--seed", "9"])):
-        gen("--registry", reg, "-o", tmp_path / name, "--split-samples", "train:20", "--concat", *flags)
+        gen("--registry", reg, "-o", tmp_path / name, "--split-samples", "train:10", "--concat", *flags)
         outs.append((tmp_path / name / "train.jsonl").read_bytes())
     a, b, unshuffled, other_seed = outs
 
