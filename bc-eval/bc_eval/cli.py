@@ -98,7 +98,7 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--max-user-turns", type=int, default=None,
               help="Tool responses and interaction replies [default: 20, or the bootcamp's own].")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate.")
+              help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate and seed.")
 @click.option("--api-extra-params", default=None, hidden=True)
 @click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="Extra HTTP header (never recorded).")
 @click.option("--api-extra-headers", default=None, hidden=True)
