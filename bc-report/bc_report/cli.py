@@ -11,7 +11,7 @@ EPILOG = f"""\b
 Examples:
   bc-gen arithmetic -n 200 | bc-eval --model builtin:noisy --samples 4 -o noisy.jsonl
   bc-report noisy.jsonl -o report.html --title "arithmetic, noisy"
-  # a model against a baseline: paired by task and sample, McNemar + paired bootstrap
+  # a model against a baseline: paired by task and sample: McNemar, sign-flip test, bootstrap CI
   bc-report base.jsonl --compare new.jsonl -o compare.html
   # shards of one run: list them (base) or join them with commas (--compare a.0.jsonl,a.1.jsonl)
   bc-report traj.0.jsonl traj.1.jsonl --format md > summary.md
@@ -75,4 +75,4 @@ def main(files: tuple[str, ...], output: str, fmt: str, compare: tuple[str, ...]
         if cmp.scope == "all":
             p_boot, p_mc = cmp.p_texts()
             click.echo(f"bc-report: {cmp.other} vs {cmp.base}: score {cmp.test.diff.format(sign=True)} "
-                       f"(bootstrap {p_boot}), pass/fail McNemar {p_mc}: {cmp.verdict}", err=True)
+                       f"(sign-flip {p_boot}), pass/fail McNemar {p_mc}: {cmp.verdict}", err=True)

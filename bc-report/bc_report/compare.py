@@ -1,6 +1,6 @@
 """`--compare`: trajectories of two runs matched by (task id, sample), the per-task paired differences, and two
-paired tests — exact McNemar on pass/fail and a task-bootstrap on the score difference — so that a difference
-within noise (5 points on 100 tasks, say) is reported as such."""
+paired tests — exact McNemar on pass/fail, and on the score difference a task-bootstrap interval with a sign-flip
+randomization p-value — so that a difference within noise (5 points on 100 tasks, say) is reported as such."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .analysis import Columns
-from .stats import ALPHA, PairedTest, format_p, mcnemar, paired_bootstrap, rng_for
+from .stats import ALPHA, PairedTest, format_p, mcnemar, paired_test, rng_for
 
 
 @dataclass
@@ -79,7 +79,7 @@ def _compare_rows(base: Columns, other: Columns, rows_a: np.ndarray, rows_b: np.
     n_tasks = int(task.max()) + 1 if len(task) else 0
     diff_sum = np.bincount(task, weights=score_b - score_a, minlength=n_tasks)
     pairs = np.bincount(task, minlength=n_tasks).astype(float)
-    test = paired_bootstrap(diff_sum, pairs, n_boot, rng_for(seed, "compare", base.run.label, other.run.label, scope))
+    test = paired_test(diff_sum, pairs, n_boot, rng_for(seed, "compare", base.run.label, other.run.label, scope))
     b, c = int((pass_a & ~pass_b).sum()), int((~pass_a & pass_b).sum())
     n = len(rows_a)
 

@@ -19,7 +19,7 @@ from .answers import Extractor
 from .compare import Comparison, compare
 from .runs import Run, RunSpec
 from .stats import ks_for
-from .tables import Table, comparison_table, level_table, to_html, to_markdown, tool_table
+from .tables import Table, comparison_table, level_table, md_text, to_html, to_markdown, tool_table
 from .view import Images
 
 
@@ -107,7 +107,7 @@ def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: Re
 
 def to_markdown_report(report: Report) -> str:
     """The tables (no plots, no trajectories) as Markdown for a terminal or a PR comment."""
-    parts = [f"## {report.options.title}", "", _inputs_line(report), ""]
+    parts = [f"## {md_text(report.options.title)}", "", md_text(_inputs_line(report)), ""]
     tables = report.tables()
     if report.comparisons:
         tables.insert(1, comparison_table(report.comparisons))

@@ -53,7 +53,7 @@ def level_table(table_id: str, title: str, rows: Sequence[Level], ks: Sequence[i
 
 def comparison_table(comparisons: Sequence[Comparison]) -> Table:
     headers = ["base", "other", "scope", "pairs", "tasks", "mean base", "mean other", "difference [95% CI]",
-               "bootstrap p", "pass base", "pass other", "base only", "other only", "McNemar p", "verdict"]
+               "score p", "pass base", "pass other", "base only", "other only", "McNemar p", "verdict"]
     rows = []
     for c in comparisons:
         p_boot, p_mc = c.p_texts()
@@ -62,8 +62,9 @@ def comparison_table(comparisons: Sequence[Comparison]) -> Table:
                      f"{c.pass_other:.1%}", f"{c.b:,}", f"{c.c:,}", p_mc, c.verdict])
     unmatched = [c for c in comparisons if c.scope == "all" and (c.only_base or c.only_other)]
     note = ("Pairs are trajectories of the same task and sample in both runs; differences are other minus base. "
-            "Bootstrap p: paired bootstrap of the mean score difference, tasks resampled. McNemar p: exact test "
-            "on the pairs that passed in one run only (base only / other only).")
+            "Difference: mean over pairs with a 95% paired-bootstrap interval (tasks resampled). Score p: paired "
+            "sign-flip randomization test on the per-task differences. McNemar p: exact test on the pairs that "
+            "passed in one run only (base only / other only). Significant means p < 0.05.")
     for c in unmatched:
         note += f" {c.other}: {c.only_base:,} trajectories only in {c.base}, {c.only_other:,} only in {c.other}."
     numeric = [False, False, False] + [True] * 11 + [False]
@@ -95,20 +96,22 @@ def to_html(table: Table) -> str:
             f"<tbody>{''.join(body)}</tbody></table></div>{note}")
 
 
-def _md_cell(text: str) -> str:
-    # a pipe ends a Markdown cell and a newline ends the row; backslash-escape the rest of Markdown's syntax
+def md_text(text: str) -> str:
+    # a pipe ends a cell and a newline the row; < > would open HTML, ` * emphasis or code, [..]( a link or an image
     text = " ".join(text.split())
-    for ch in "\\`*_[]<>|#":
+    for ch in "\\`*<>|":
         text = text.replace(ch, "\\" + ch)
+    if "](" in text or "![" in text:
+        text = text.replace("[", "\\[").replace("]", "\\]")
     return text or " "
 
 
 def to_markdown(table: Table) -> str:
     """The table as GitHub-flavoured Markdown (cells escaped)."""
-    lines = [f"### {_md_cell(table.title)}", "",
-             "| " + " | ".join(_md_cell(h) for h in table.headers) + " |",
+    lines = [f"### {md_text(table.title)}", "",
+             "| " + " | ".join(md_text(h) for h in table.headers) + " |",
              "|" + "|".join("---:" if num else "---" for num in table.numeric) + "|"]
-    lines += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in table.rows]
+    lines += ["| " + " | ".join(md_text(c) for c in row) + " |" for row in table.rows]
     if table.note:
-        lines += ["", _md_cell(table.note)]
+        lines += ["", md_text(table.note)]
     return "\n".join(lines) + "\n"

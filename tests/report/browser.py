@@ -24,6 +24,8 @@ class Browser:
         self.profile, self.width, self.height = profile, width, height
         self.errors: list[str] = []  # console.error calls, uncaught exceptions, error log entries (CSP, network)
         self.events: list[dict[str, Any]] = []
+        self.requests: list[str] = []  # every URL the page asked for
+        self.dialogs: list[str] = []  # alert() and friends
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future] = {}
 
@@ -45,7 +47,7 @@ class Browser:
             pages = [t for t in await resp.json() if t.get("type") == "page"]
         self.ws = await self.http.ws_connect(pages[0]["webSocketDebuggerUrl"], max_msg_size=0)
         self._reader = asyncio.create_task(self._read())
-        for domain in ("Page", "Runtime", "Log"):
+        for domain in ("Page", "Runtime", "Log", "Network"):
             await self.send(f"{domain}.enable")
         return self
 
@@ -78,6 +80,11 @@ class Browser:
                                                        or details.get("text")))
             elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
                 self.errors.append("log: " + params["entry"].get("text", ""))
+            elif method == "Network.requestWillBeSent":
+                self.requests.append(params.get("request", {}).get("url", ""))
+            elif method == "Page.javascriptDialogOpening":
+                self.dialogs.append(params.get("message", ""))
+                asyncio.ensure_future(self.send("Page.handleJavaScriptDialog", {"accept": True}))
 
     async def send(self, method: str, params: dict[str, Any] | None = None, timeout: float = 60) -> dict[str, Any]:
         msg_id = next(self._ids)
