@@ -79,6 +79,17 @@ def default_label(paths: list[str]) -> str:
     return "+".join(names) if len(names) <= 3 else f"{names[0]}+{len(names) - 1} more"
 
 
+def _name_by_model(columns: list[Columns]) -> None:
+    """Runs of one model each, all different (a model against a baseline), are named by their models."""
+    models = [next(iter(c.run.models)) if len(c.run.models) == 1 else None for c in columns]
+    if len(columns) < 2 or None in models or len(set(models)) < len(models):
+        return
+    for cols, model in zip(columns, models, strict=True):
+        cols.run.label = model
+        for view in cols.run.embedded():
+            view["run"] = model
+
+
 def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: ReportOptions | None = None) -> Report:
     """Read every run (streaming), then compute the tables, the tool errors and the paired comparisons."""
     options = options or ReportOptions()
@@ -92,6 +103,7 @@ def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: Re
         run = Run(_label(spec, taken), options.max_failures, options.max_passes, options.seed, extractor, images)
         run.read_files(spec.paths, skip_invalid=options.skip_invalid)
         columns.append(Columns(run))
+    _name_by_model(columns)
     ks = ks_for(min(c.min_samples for c in columns))
     report = Report(options, columns, ks, images=images)
     for cols in columns:

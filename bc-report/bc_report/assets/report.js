@@ -132,7 +132,7 @@
     const box = document.getElementById("traj-detail");
     const head = el("div", { class: "detail-head" }, [
       el("h3", {}, t.id),
-      el("div", {}, [t.run + " · " + t.model + " · " + t.bootcamp + "/" + t.group + " · ",
+      el("div", {}, [t.run + (t.model !== t.run ? " · " + t.model : "") + " · " + t.bootcamp + "/" + t.group + " · ",
         el("span", { class: t.passed ? "pass" : "fail" }, t.status + ", score " + t.score),
         " · " + t.turns + " assistant turns · " + t.tool_calls + " tool calls · from " + t.where]),
       t.error ? el("p", { class: "error-text" }, "error " + (t.error.type || "") + ": " + (t.error.message || "")) : null,
