@@ -16,7 +16,7 @@ $(VENV)/.installed: pyproject.toml setup.py
 
 # verl 0.9.1 with the CPU torch: needed by `bc-train --check` and its tests (~2 GB, ~2 min).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,report]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,report]'
 
 # bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
 setup-report: $(VENV)/.installed-report
