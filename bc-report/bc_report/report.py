@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from bc_common.errors import ConfigError
+from bc_common.errors import ConfigError, InputError
 from bc_common.jsonl import atomic_write_bytes
 
 from .analysis import Columns, Level, ToolRow, levels, tool_rows
@@ -102,6 +102,9 @@ def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: Re
     for spec in [base, *(others or [])]:
         run = Run(_label(spec, taken), options.max_failures, options.max_passes, options.seed, extractor, images)
         run.read_files(spec.paths, skip_invalid=options.skip_invalid)
+        if not run.count:  # a report over nothing would be all dashes: say so instead
+            raise InputError(f"no trajectories to report on ({run.read.skipped:,} invalid rows skipped)"
+                             if run.read.skipped else "no trajectories to report on", source=", ".join(spec.paths))
         columns.append(Columns(run))
     _name_by_model(columns)
     ks = ks_for(min(c.min_samples for c in columns))

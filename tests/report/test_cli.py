@@ -75,6 +75,13 @@ def test_bad_input_names_file_and_line_and_exits_2(runs, tmp_path):
     assert missing.returncode == 2 and "nope.jsonl" in missing.stderr.decode()
 
 
+def test_no_trajectories_is_bad_input(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    proc = bc_report(empty, "--format", "md")
+    assert proc.returncode == 2 and "empty.jsonl: no trajectories to report on" in proc.stderr.decode()
+
+
 def test_without_the_report_extra_it_says_how_to_install_it(runs):
     code = ("import sys; sys.modules['altair'] = None; sys.argv = ['bc-report', sys.argv[1], '-o', sys.argv[2]]; "
             "from bc_report.cli import main; main()")
@@ -82,6 +89,9 @@ def test_without_the_report_extra_it_says_how_to_install_it(runs):
     assert proc.returncode == 2
     assert "pip install 'bootcamp-harness[report]'" in proc.stderr.decode()
     assert not runs["noisy1"].with_suffix(".html").exists()
+    tables_only = code.replace("'-o', sys.argv[2]", "'--format', 'md'")  # Markdown needs numpy alone
+    proc = run(sys.executable, "-c", tables_only, runs["noisy1"], "unused")
+    assert proc.returncode == 0 and "### Overall" in proc.stdout.decode()
 
 
 def test_stdin_is_read(runs):
