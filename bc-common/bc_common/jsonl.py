@@ -100,12 +100,13 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
 
 
 def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: bool = False,
-                 stats: ReadStats | None = None,
-                 validate: Callable[[Any], None] | None = None) -> Iterator[Record]:
+                 stats: ReadStats | None = None, validate: Callable[[Any], None] | None = None,
+                 convert: Callable[[Any], Any] | None = None) -> Iterator[Record]:
     """Records from JSONL (default), .json (object or array) and .parquet files; stdin when `paths` is empty.
 
-    A line that is not JSON, or that `validate` rejects (raising InputError), raises InputError naming
-    FILE:LINE — or, with `skip_invalid`, is counted in `stats` and skipped.
+    `convert(data)` (before `validate`) may return another object for a row (an older format read as ours);
+    such a record has no `raw` bytes. A line that is not JSON, or that `convert` or `validate` rejects (raising
+    InputError), raises InputError naming FILE:LINE — or, with `skip_invalid`, is counted in `stats` and skipped.
     """
     stats = stats if stats is not None else ReadStats()
     for path in list(paths or []) or ["-"]:
@@ -126,9 +127,14 @@ def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: boo
                         data = loads(raw)
                     except orjson.JSONDecodeError as exc:
                         raise InputError(f"invalid JSON: {exc}", source=source, line=lineno) from None
-                if validate is not None:
+                if convert is not None or validate is not None:
                     try:
-                        validate(data)
+                        if convert is not None:
+                            converted = convert(data)
+                            if converted is not data:
+                                data, raw = converted, None
+                        if validate is not None:
+                            validate(data)
                     except InputError as exc:
                         exc.source, exc.line = source, lineno
                         raise InputError(exc.reason, source=source, line=lineno, field=exc.field) from None

@@ -12,8 +12,10 @@ from typing import Any
 import click
 import orjson
 
+from bc_common.cli import BcCommand
 from bc_common.config import parse_assignments
 from bc_common.errors import BcError, ConfigError
+from bc_common.paths import refuse_output_among_inputs
 from bc_common.rollout import Limits
 
 from . import runner
@@ -80,7 +82,8 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
     return headers
 
 
-@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.command("bc-eval", cls=BcCommand, epilog=EPILOG,
+               context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.argument("tasks", nargs=-1)
 @click.option("--dataset-path", "dataset_paths", multiple=True, hidden=True, help="Seed alias of TASKS.")
 @click.option("-o", "--output", default=None, metavar="OUT.jsonl", help="Trajectories go here (default stdout).")
@@ -191,6 +194,7 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
                                 / "trajectories.jsonl")
             config.resume = resume
             _warn(f"writing {config.output}")
+        refuse_output_among_inputs(config.output, config.tasks)  # `bc-eval X -o X` would truncate X
         for path in (summary_path, summary_csv):  # fail now, not after the whole run
             if path:
                 _check_writable(path)
