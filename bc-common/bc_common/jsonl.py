@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -47,7 +46,10 @@ class ReadStats:
 
 
 BOM = b"\xef\xbb\xbf"
-_LONG_INT = re.compile(rb"\d{20}")  # an integer orjson would read as a float (beyond 64 bits)
+# 20 digits in a row: maybe an integer orjson would read as a float (beyond 64 bits). Found by mapping every ASCII
+# digit to "0" and everything else to " " (bytes.translate, then a substring search: ~10x faster than a regex)
+_DIGIT_MAP = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
+_LONG_RUN = b"0" * 20
 
 
 def _reject_constant(name: str) -> Any:
@@ -58,7 +60,7 @@ def loads(raw: bytes | str) -> Any:
     """Parse JSON like orjson, except that integers beyond 64 bits stay exact ints (orjson rounds them to floats).
     Raises orjson.JSONDecodeError."""
     data = orjson.loads(raw)
-    if _LONG_INT.search(raw if isinstance(raw, bytes) else raw.encode()):
+    if _LONG_RUN in (raw if isinstance(raw, bytes) else raw.encode()).translate(_DIGIT_MAP):
         data = json.loads(raw, parse_constant=_reject_constant)
     return data
 
