@@ -102,14 +102,13 @@ def test_an_unwritable_output_is_exit_2_everywhere(files, tool, tmp_path):
     assert proc.stderr.decode().startswith(f"{tool}: error: ") and b"Traceback" not in proc.stderr
 
 
-def _terminate_when_started(cmd: list[str], wait_for: Path | None = None) -> tuple[int, bytes]:
+def _terminate_when_started(cmd: list[str], wait_for: Path) -> tuple[int, bytes]:
+    """SIGTERM once the process runs: its temp output exists (no fixed sleep: the machine may be busy)."""
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    if wait_for is not None:  # the temp file exists: the process is writing
-        while not list(wait_for.glob(".*.tmp")) and time.monotonic() < deadline:
-            time.sleep(0.05)
-    else:
-        time.sleep(1.5)  # started and blocked on stdin
+    deadline = time.monotonic() + 60
+    while not list(wait_for.glob(".*.tmp")) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.2)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     return proc.returncode, err
@@ -117,10 +116,10 @@ def _terminate_when_started(cmd: list[str], wait_for: Path | None = None) -> tup
 
 def test_sigterm_exits_130_and_removes_temp_files(files, tmp_path):
     out = tmp_path / "out.jsonl"
-    code, err = _terminate_when_started([str(BIN / "bc-filter"), "--best-per-task", "-o", str(out)])
+    code, err = _terminate_when_started([str(BIN / "bc-filter"), "--best-per-task", "-o", str(out)], tmp_path)
     assert code == 130 and b"bc-filter: interrupted" in err and b"Traceback" not in err
     assert list(tmp_path.iterdir()) == []  # no orphaned .out.jsonl.*.tmp, no half output
-    code, err = _terminate_when_started([str(BIN / "bc-filter"), "-o", str(out)])  # the fast path too
+    code, err = _terminate_when_started([str(BIN / "bc-filter"), "-o", str(out)], tmp_path)  # the fast path too
     assert code == 130 and list(tmp_path.iterdir()) == []
     big = tmp_path / "big"
     big.mkdir()
@@ -182,3 +181,11 @@ def test_bc_toolserve_refuses_to_write_its_remote_config_over_its_input(tmp_path
     proc = run("bc-toolserve", "unified", "--tools", tools, "-n", "1", "--output-dir", tmp_path)
     assert proc.returncode == 2 and b"bc-toolserve: error:" in proc.stderr and b"also an input" in proc.stderr
     assert tools.read_bytes() == before
+
+
+def test_bc_report_refuses_to_write_over_a_run(files, tmp_path):
+    run_file = tmp_path / "traj.jsonl"
+    run_file.write_bytes(files["traj"].read_bytes())
+    proc = run("bc-report", run_file, "--format", "md", "-o", run_file)
+    assert proc.returncode == 2 and b"bc-report: error:" in proc.stderr and b"also an input" in proc.stderr
+    assert run_file.read_bytes() == files["traj"].read_bytes()

@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from bc_common.cli import EXIT_CODES_HELP, report_errors
+from bc_common.cli import EXIT_CODES_HELP, BcCommand
+from bc_common.paths import refuse_output_among_inputs
 
 EPILOG = f"""\b
 Examples:
@@ -25,7 +26,8 @@ plots count every trajectory. Needs the report extra: pip install 'bootcamp-harn
 {EXIT_CODES_HELP}"""
 
 
-@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.command("bc-report", cls=BcCommand, epilog=EPILOG,
+               context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("-o", "--output", default="-", show_default=True, type=click.Path(dir_okay=False, allow_dash=True),
               help="Report file ('-' = stdout; HTML to a terminal is refused).")
@@ -43,12 +45,13 @@ plots count every trajectory. Needs the report extra: pip install 'bootcamp-harn
               help="Bootstrap resamples per interval and test.")
 @click.option("--no-extract", is_flag=True, help="Do not run the bootcamps' extract_output on embedded trajectories.")
 @click.option("--skip-invalid", is_flag=True, help="Count and skip rows that are not trajectories.")
-@report_errors("bc-report")
 def main(files: tuple[str, ...], output: str, fmt: str, compare: tuple[str, ...], title: str, max_failures: int,
          max_passes: int, seed: int, n_boot: int, no_extract: bool, skip_invalid: bool) -> None:
     """Report on trajectories (bc-eval output): FILES or stdin -> one HTML page or Markdown tables."""
     from .deps import require
 
+    inputs = list(files) + [p for value in compare for p in value.split(",") if p]
+    refuse_output_among_inputs(output, inputs or ["-"])  # -o X would overwrite the run X
     require(fmt)
     if fmt == "html" and output == "-" and sys.stdout.isatty():
         raise click.UsageError("an HTML report goes to a file: add -o report.html (or --format md)")
