@@ -121,8 +121,8 @@ def labels_of(identity: dict) -> tuple[int, ...]:
     labels = identity.get("labels")
     if labels is None:
         return ROW_BY_ROW
-    if not isinstance(labels, list) or sorted(labels) != list(ROW_BY_ROW) or any(type(n) is not int for n in labels):
-        raise ValueError("labels must be a permutation of the numbers 1-9")
+    if not isinstance(labels, list) or any(type(n) is not int for n in labels) or sorted(labels) != list(ROW_BY_ROW):
+        raise ValueError("labels: must be a permutation of the numbers 1-9")
     return tuple(labels)
 
 

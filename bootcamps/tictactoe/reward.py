@@ -5,7 +5,7 @@ from typing import Any
 
 from bc_common.bootcamp import RewardCalculator
 
-from .game import moves_in, replay
+from .game import labels_of, moves_in, replay
 
 
 class TicTacToeRewardCalculator(RewardCalculator):
@@ -16,7 +16,8 @@ class TicTacToeRewardCalculator(RewardCalculator):
     identity_schema = {  # kept to the simple form the fast acceptor reads; ranges are checked below
         "type": "object",
         "required": ["seed", "skill", "first"],
-        "properties": {"seed": {"type": "integer"}, "skill": {"type": "number"}, "first": {"type": "string"}},
+        "properties": {"seed": {"type": "integer"}, "skill": {"type": "number"}, "first": {"type": "string"},
+                       "labels": {"type": "array"}},
     }
 
     @classmethod
@@ -27,6 +28,8 @@ class TicTacToeRewardCalculator(RewardCalculator):
             raise ValueError(f"skill: must be in [0, 1], got {identity['skill']}")
         if identity["first"] not in ("X", "O"):
             raise ValueError(f"first: must be 'X' or 'O', got {identity['first']!r}")
+        if "labels" in identity:
+            labels_of(identity)  # raises "labels must be a permutation of the numbers 1-9"
 
     @staticmethod
     def extract_output(output_str: Any) -> list[int | None] | None:

@@ -96,3 +96,12 @@ def test_the_opponent_never_misses_a_win_or_a_block(skill: float) -> None:
             if not winner(reply) and " " in reply and reply.count("X") < 3:
                 boards.append(reply)
     assert seen > 500
+
+
+def test_bad_labels_are_named_when_the_task_is_read() -> None:
+    from bc_common.errors import InputError
+    from bc_common.identity import validate_identity
+
+    with pytest.raises(InputError, match="labels"):
+        validate_identity(get_bootcamp("tictactoe").reward, {"seed": 1, "skill": 0.5, "first": "X",
+                                                             "labels": [1, 1, 2, 3, 4, 5, 6, 7, 8]}, "t.jsonl", 3)
