@@ -56,6 +56,8 @@ def print_description(name: str, fmt: str, output: str | None) -> None:
     click.echo(f"  interaction  {facts['interaction'] or 'none'}")
     if facts["limits"]:
         click.echo(f"  turn limits  {facts['limits']}")
+    for check, reason in (facts.get("known_issues") or {}).items():
+        click.echo(f"  known issue  {check}: {reason}")
     click.echo("  config (--set KEY=VALUE):")
     for f in facts["config"]:
         extra = f"  bounds {f['bounds']}" if "bounds" in f else ""

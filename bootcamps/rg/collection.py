@@ -1,0 +1,32 @@
+"""The rg collection: one bootcamp `rg/<dataset>` per reasoning-gym dataset, built on first use."""
+from __future__ import annotations
+
+from bc_common.bootcamp import Bootcamp
+
+from . import datasets
+from .generator import generator_class
+from .known_issues import CONFORMANCE_N, KNOWN_ISSUES, SLOW, SMALL_ANSWER_SPACE
+from .policy import RGPolicy
+from .reward import RGRewardCalculator
+
+
+class Collection:
+    """`names()` lists the datasets; `load(name)` is the manifest of rg/<name> (KeyError for an unknown one)."""
+
+    def names(self) -> list[str]:
+        return datasets.names()
+
+    def load(self, name: str) -> Bootcamp:
+        if name not in datasets.DATASETS:
+            raise KeyError(name)
+        conformance: dict = {"n": SLOW.get(name, CONFORMANCE_N)}
+        if name in KNOWN_ISSUES:
+            conformance["known_issues"] = dict(KNOWN_ISSUES[name])
+        if name in SMALL_ANSWER_SPACE:
+            conformance["small_answer_space"] = SMALL_ANSWER_SPACE[name]
+        return Bootcamp(description=datasets.description(name), generator=generator_class(name),
+                        reward=RGRewardCalculator, policy=RGPolicy, groups=datasets.groups(name),
+                        conformance=conformance)
+
+
+collection = Collection()
