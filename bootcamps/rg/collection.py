@@ -5,7 +5,7 @@ from bc_common.bootcamp import Bootcamp
 
 from . import datasets
 from .generator import generator_class
-from .known_issues import CONFORMANCE_N, KNOWN_ISSUES, SLOW, SMALL_ANSWER_SPACE
+from .known_issues import CONFORMANCE_N, KNOWN_ISSUES, SAMPLE, SMALL_ANSWER_SPACE
 from .policy import RGPolicy
 from .reward import RGRewardCalculator
 
@@ -19,7 +19,7 @@ class Collection:
     def load(self, name: str) -> Bootcamp:
         if name not in datasets.DATASETS:
             raise KeyError(name)
-        conformance: dict = {"n": SLOW.get(name, CONFORMANCE_N)}
+        conformance: dict = {"n": SAMPLE.get(name, CONFORMANCE_N)}
         if name in KNOWN_ISSUES:
             conformance["known_issues"] = dict(KNOWN_ISSUES[name])
         if name in SMALL_ANSWER_SPACE:

@@ -8,13 +8,17 @@ that draw a pool of `size` items when they are built get a fresh one-item datase
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
+import datetime
+import enum
 import functools
+import io
 import random
 import sys
 import typing
-from collections.abc import Iterator
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import Any
 
 import orjson
@@ -22,6 +26,7 @@ from reasoning_gym.factory import CURRICULA, DATASETS
 
 from bc_common.bootcamp import Group
 from bc_common.config import build_dataclass
+from bc_common.errors import ConfigError
 
 OURS = ("seed", "size")  # coordinates the adapter draws per row; not parameters a user sets
 FULL_SIZE = 2**31 - 1  # virtual size of a shared dataset object: the index is drawn below it
@@ -31,11 +36,11 @@ PER_ROW_SEED = frozenset({"acre", "gsm_symbolic", "list_functions"})
 MAX_LEVELS = 10  # curriculum levels offered as groups level_0 .. level_9
 COMPOSITE = "composite"
 COMPOSITE_DEFAULT = [  # a mix of quick datasets from several categories; --set datasets=[...] chooses others
-    {"name": "basic_arithmetic", "weight": 1.0, "config": {}},
+    {"name": "decimal_arithmetic", "weight": 1.0, "config": {}},
     {"name": "leg_counting", "weight": 1.0, "config": {}},
     {"name": "word_sorting", "weight": 1.0, "config": {}},
     {"name": "number_sorting", "weight": 1.0, "config": {}},
-    {"name": "letter_counting", "weight": 1.0, "config": {}},
+    {"name": "spell_backward", "weight": 1.0, "config": {}},
 ]
 
 
@@ -75,7 +80,7 @@ def config_class(name: str) -> type:
             spec["default_factory"] = f.default_factory
         if f.metadata:
             spec["metadata"] = f.metadata
-        fields.append((f.name, hints.get(f.name, Any), dataclasses.field(**spec)))
+        fields.append((f.name, _field_type(hints.get(f.name, Any), f.default), dataclasses.field(**spec)))
 
     def validate(self: Any) -> None:
         made = rg_config(**params_of(self), seed=0, size=1)
@@ -90,6 +95,14 @@ def config_class(name: str) -> type:
     return cls
 
 
+def _field_type(hint: Any, default: Any) -> Any:
+    """The declared type, widened where reasoning-gym's own default disagrees (rearc's `diff_ub: int = 0.2`)."""
+    if hint in (int, float, str, bool) and default is not dataclasses.MISSING and default is not None \
+            and not isinstance(default, hint):
+        return hint | type(default)
+    return hint
+
+
 def camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
@@ -100,22 +113,43 @@ def params_of(config: Any) -> dict[str, Any]:
 
 
 def parse_params(name: str, params: dict[str, Any], source: str) -> dict[str, Any]:
-    """Parameters checked and typed by the dataset's Config (JSON lists become the tuples a field declares, a
-    mapping the options dataclass a field declares)."""
+    """Parameters checked and typed by the dataset's Config: JSON values become what a field declares (tuples,
+    an options dataclass, an enum member, a date or time)."""
     cls = config_class(name)
     hints = typing.get_type_hints(cls)
-    params = dict(params)
-    for key, value in params.items():
-        hint = hints.get(key)
-        if isinstance(value, dict) and isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            params[key] = build_dataclass(hint, value, source=f"{source}: key {key!r}")
-    return params_of(build_dataclass(cls, params, source=source))
+    revived = {key: _revive(value, hints.get(key), f"{source}: key {key!r}") for key, value in params.items()}
+    return params_of(build_dataclass(cls, revived, source=source))
+
+
+def _revive(value: Any, hint: Any, where: str) -> Any:
+    if not isinstance(hint, type) or isinstance(value, hint):
+        return value
+    if dataclasses.is_dataclass(hint) and isinstance(value, dict):
+        return build_dataclass(hint, value, source=where)
+    try:
+        if issubclass(hint, enum.Enum):
+            return hint(value)
+        if issubclass(hint, (datetime.date, datetime.time)) and isinstance(value, str):
+            return hint.fromisoformat(value)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    return value
 
 
 def jsonable(params: dict[str, Any]) -> dict[str, Any]:
-    """Parameters as JSON values (an options dataclass as its mapping), as identities and groups carry them."""
-    return {k: dataclasses.asdict(v) if dataclasses.is_dataclass(v) and not isinstance(v, type) else v
-            for k, v in params.items()}
+    """Parameters as JSON values (an options dataclass as its mapping, an enum as its value, a date or time in
+    ISO form), as identities and groups carry them; `parse_params` turns them back."""
+    return {key: _plain_value(value) for key, value in params.items()}
+
+
+def _plain_value(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    return value
 
 
 @dataclasses.dataclass
@@ -200,7 +234,8 @@ def dataset(name: str, params: dict[str, Any], seed: int, size: int) -> Any:
     if found is None:
         dataset_cls, rg_config = DATASETS[name]
         typed = parse_params(name, params, f"rg/{name}")
-        found = _CACHE[key] = dataset_cls(config=rg_config(**typed, seed=seed, size=size))
+        with quiet():
+            found = _CACHE[key] = dataset_cls(config=rg_config(**typed, seed=seed, size=size))
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     else:
@@ -208,16 +243,43 @@ def dataset(name: str, params: dict[str, Any], seed: int, size: int) -> Any:
     return found
 
 
+_ITEMS: OrderedDict[tuple[str, str, int, int, int], dict[str, Any]] = OrderedDict()
+ITEMS_CACHED = 256  # some items take seconds to make; the same row asked for twice (dedup, checks) is made once
+
+
 def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int) -> dict[str, Any]:
-    """Item `index` of the dataset: reasoning-gym's `{question, answer, metadata}`. A dataset that fails is
-    dropped from the cache (some shrink their own size when an item cannot be made), so items never depend on
-    what was generated before them."""
-    try:
-        with _global_rngs(seed, index):
-            return dataset(name, params, seed, size)[index]
-    except BaseException:
-        _CACHE.pop((name, canonical(params), seed, size), None)
-        raise
+    """Item `index` of the dataset: reasoning-gym's `{question, answer, metadata}` (a copy: callers may keep it).
+    A dataset that fails is dropped from the cache (some shrink their own size when an item cannot be made),
+    so items never depend on what was generated before them."""
+    key = (name, canonical(params), seed, size, index)
+    item = _ITEMS.get(key)
+    if item is None:
+        try:
+            with _global_rngs(seed, index), quiet():
+                item = dataset(name, params, seed, size)[index]
+        except BaseException:
+            _CACHE.pop(key[:4], None)
+            raise
+        _ITEMS[key] = item
+        while len(_ITEMS) > ITEMS_CACHED:
+            _ITEMS.popitem(last=False)
+    else:
+        _ITEMS.move_to_end(key)
+    return copy.deepcopy(item)
+
+
+def clear_caches() -> None:
+    """Forget every dataset object and item (tests that check an item is rebuilt the same from scratch)."""
+    _CACHE.clear()
+    _ITEMS.clear()
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Drop what reasoning-gym prints (progress dots, "Error validating move ..."): stdout carries records only.
+    Writers hold `sys.stdout.buffer` from before, so their records are not caught here."""
+    with contextlib.redirect_stdout(io.StringIO()):
+        yield
 
 
 @contextlib.contextmanager

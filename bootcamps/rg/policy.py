@@ -14,7 +14,7 @@ def reference_answer(identity: dict[str, Any]) -> str:
     """The answer the reference gives: reasoning-gym's stored one, or a solver's where none is stored."""
     solver = SOLVERS.get(identity["dataset"])
     if solver is not None:
-        return solver(entry_of(identity)["metadata"])
+        return solver(entry_of(identity)["metadata"], lambda answer: score(identity, answer) >= 1.0)
     return str(identity["answer"])
 
 

@@ -52,7 +52,9 @@ def score(identity: dict[str, Any], answer: str) -> float:
     name = identity["dataset"]
     params = datasets.parse_params(name, identity["config"], f"rg/{name} identity")
     seed, size = datasets.scorer_coordinates(name)
-    value = datasets.dataset(name, params, seed, size).score_answer(answer, entry_of(identity))
+    scorer = datasets.dataset(name, params, seed, size)
+    with datasets.quiet():
+        value = scorer.score_answer(answer, entry_of(identity))
     return float(value or 0.0)
 
 
