@@ -5,7 +5,7 @@ from bc_common.bootcamp import Bootcamp
 
 from . import datasets
 from .generator import generator_class
-from .known_issues import CONFORMANCE_N, KNOWN_ISSUES, SAMPLE, SMALL_ANSWER_SPACE
+from .known_issues import CONFORMANCE_N, KNOWN_ISSUES, NO_ANSWER_LEVELS, SAMPLE, SMALL_ANSWER_SPACE
 from .policy import RGPolicy
 from .reward import RGRewardCalculator
 
@@ -24,9 +24,9 @@ class Collection:
             conformance["known_issues"] = dict(KNOWN_ISSUES[name])
         if name in SMALL_ANSWER_SPACE:
             conformance["small_answer_space"] = SMALL_ANSWER_SPACE[name]
+        groups = [g for g in datasets.groups(name) if g.name not in NO_ANSWER_LEVELS.get(name, {})]
         return Bootcamp(description=datasets.description(name), generator=generator_class(name),
-                        reward=RGRewardCalculator, policy=RGPolicy, groups=datasets.groups(name),
-                        conformance=conformance)
+                        reward=RGRewardCalculator, policy=RGPolicy, groups=groups, conformance=conformance)
 
 
 collection = Collection()

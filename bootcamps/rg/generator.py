@@ -13,6 +13,8 @@ from bc_common.errors import ConfigError
 
 from . import datasets
 from .entry_json import Unencodable, to_json
+from .policy import reference_answer
+from .reward import RGRewardCalculator
 
 ANSWER_FORMAT = ("\n\nThink it through, then give only your final answer inside answer tags, in the form the "
                  "question asks for: <answer>your answer</answer>")
@@ -34,14 +36,31 @@ class RGInstructionGenerator(InstructionGenerator):
             try:
                 item = datasets.entry(name, params, seed, size, index)
             except Exception as exc:  # noqa: BLE001  (reasoning-gym gives up on some draws: draw again)
-                failures.append(f"{type(exc).__name__}: {exc}")
+                failures.append(f"reasoning-gym failed: {type(exc).__name__}: {exc}")
                 continue
-            return make_identity(name, params, seed, size, index, item)
-        raise ConfigError(f"rg/{name}: reasoning-gym failed to make an item {ATTEMPTS} times with these "
-                          f"parameters, e.g. {failures[0][:300]}")
+            identity = make_identity(name, params, seed, size, index, item)
+            problem = unanswerable(identity)
+            if problem:
+                failures.append(problem)
+                continue
+            return identity
+        raise ConfigError(f"rg/{name}: {ATTEMPTS} draws in a row gave no item with an answer the verifier accepts, "
+                          f"e.g. {failures[0][:300]}")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         return f"{identity['question'].rstrip()}{ANSWER_FORMAT}"
+
+
+def unanswerable(identity: dict[str, Any]) -> str | None:
+    """Why the reference cannot answer this item (reasoning-gym stores "No solution" for some jugs, a 6-cube has
+    no answer in its notation), or None: only items with a verified answer are emitted."""
+    try:
+        answer = reference_answer(identity)
+    except Exception as exc:  # noqa: BLE001  (a solver that finds nothing)
+        return f"no reference answer: {type(exc).__name__}: {exc}"
+    if RGRewardCalculator.verify_score(f"<answer>{answer}</answer>", identity) < 1.0:
+        return f"the stored answer {answer[:80]!r} does not score 1.0"
+    return None
 
 
 def make_identity(name: str, params: dict[str, Any], seed: int, size: int, index: int,
