@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml setup.py
 # verl 0.9.1 with the CPU torch: needed by `bc-train --check` and its tests (~2 GB, ~2 min).
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,reasoning-gym]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,reasoning-gym]'
 
 demo: setup
 	@bash scripts/demo.sh

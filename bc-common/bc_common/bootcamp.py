@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from .config import build_dataclass
 from .seeding import RecordRandom, new_instance_id
+from .verify_kwargs import split_verify_kwargs
 
 
 @dataclass
@@ -59,11 +60,13 @@ class RewardCalculator:
 
     `grades = "last"` (default) grades the final assistant message; `grades = "all"` grades every assistant
     message in order (games, where the moves are the answer): `extract_output` then receives that list.
-    `identity_schema` (a JSON Schema) lets the harness refuse a ground truth of the wrong shape before grading.
+    `identity_schema` (a JSON Schema) and/or `check_identity(identity)` let the harness refuse a ground truth of
+    the wrong shape before grading (`bc_common.identity`); `verify_kwargs` names kwargs of its own.
     """
 
     grades: ClassVar[str] = "last"
     identity_schema: ClassVar[dict[str, Any] | None] = None
+    verify_kwargs: ClassVar[frozenset[str] | set[str]] = frozenset()  # own kwargs of _verify_correction
 
     @staticmethod
     def extract_output(output_str: Any) -> Any:
@@ -81,7 +84,8 @@ class RewardCalculator:
                      format_score: float = 0.0, **kwargs: Any) -> float:
         """Score in [0, 1]. `model_output` is the final assistant text, or a message list whose assistant
         messages are graded (the last one, or all of them). `format_score` is given to a well-formed but wrong
-        answer."""
+        answer; the other seed kwargs are in `bc_common.verify_kwargs`, the rest go to `_verify_correction`."""
+        rules, kwargs = split_verify_kwargs(cls, dict(kwargs, format_score=format_score))
         if cls.grades == "all":
             if isinstance(model_output, list):
                 texts = [t for t in model_output if isinstance(t, str)] if all(
@@ -95,6 +99,8 @@ class RewardCalculator:
             candidate = final_assistant_text(model_output) if isinstance(model_output, list) else model_output
             if not isinstance(candidate, str) or not candidate.strip():
                 return 0.0
+        if rules.penalises(model_output, candidate if cls.grades == "all" else [candidate]):
+            return 0.0
         try:
             extracted = cls.extract_output(candidate)
         except Exception:  # a verifier must not crash on hostile text
@@ -106,7 +112,7 @@ class RewardCalculator:
         except Exception:
             return 0.0
         score = min(1.0, max(0.0, score))
-        return score if score >= 1.0 else max(score, float(format_score))
+        return score if score >= 1.0 else max(score, rules.format_score)
 
 
 def _content_text(content: Any) -> str:

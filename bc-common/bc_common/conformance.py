@@ -53,9 +53,16 @@ def selected_bootcamps() -> list[str]:
 
 
 def _answer_key(trajectory: dict[str, Any], grades: str) -> Any:
-    """What a reference answered: its final text, or every assistant text for a `grades = "all"` verifier."""
+    """What a reference answered: its final text, or every assistant text for a `grades = "all"` verifier; when
+    its assistant messages call tools, those messages whole (as JSON), since a game played through tools (moves
+    as tool calls) is graded from the calls, which are part of the assistant's messages."""
     messages = trajectory["messages"]
     if grades == "all":
+        mine = [m for m in messages if m.get("role") == "assistant"]
+        if any(m.get("tool_calls") for m in mine):
+            return tuple(orjson.dumps({"role": "assistant", "content": m.get("content") or "",
+                                       "tool_calls": m.get("tool_calls") or []}, option=orjson.OPT_SORT_KEYS)
+                         for m in mine)
         return tuple(assistant_texts(messages))
     return final_assistant_text(messages)
 
@@ -135,7 +142,7 @@ class Conformance:
 
     def _score(self, answer: Any, identity: Any) -> float:
         if isinstance(answer, tuple):
-            answer = list(answer)
+            answer = [orjson.loads(a) if isinstance(a, bytes) else a for a in answer]
         return float(self.reward.verify_score(answer, identity))
 
     # -- checks ------------------------------------------------------------------------------------------------

@@ -32,12 +32,19 @@ class Environment:
     limits: dict[str, int] = field(default_factory=dict)  # the bootcamp's own turn budgets (see Bootcamp.limits)
 
     def interaction(self, name: str | None) -> Interaction | None:
-        """The interaction called `name` (the only one when `name` is empty); None when there is none."""
+        """The interaction called `name`; the only one when `name` is empty or names another (the seed's rows
+        name the seed's interaction: `substitutes` tells a caller to warn); None when there is none."""
         if not self.interactions:
             return None
-        if not name:
+        if not name or (name not in self.interactions and len(self.interactions) == 1):
             return next(iter(self.interactions.values()))
         return self.interactions.get(name)
+
+    def substitutes(self, name: str | None) -> str | None:
+        """The name of the interaction that stands in for `name` (a name this environment lacks), else None."""
+        if name and name not in self.interactions and len(self.interactions) == 1:
+            return next(iter(self.interactions))
+        return None
 
 
 class Environments:

@@ -21,6 +21,7 @@ import orjson
 
 from .bootcamp import Tool
 from .errors import ConfigError, ToolError
+from .redaction import redact_url
 
 TOKEN_ENV = "BC_TOOLSERVE_TOKEN"
 _sessions: dict[asyncio.AbstractEventLoop, tuple[aiohttp.ClientSession, list[int]]] = {}
@@ -50,6 +51,28 @@ class RemoteTool(Tool):
             self._headers["Authorization"] = f"Bearer {token}"
         self._workers: dict[str, str] = {}  # instance id -> worker URL
         self._live: set[str] = set()
+
+    async def check(self) -> str:
+        """Prove, before a run, that the tool server answers and takes our token: the release of an instance
+        that never existed (no side effect). Raises ToolError (`unauthorized`, `forbidden`, `unavailable`...)."""
+        body = orjson.dumps({"instance_id": f"bc-preflight-{uuid.uuid4().hex}"})
+        shown = redact_url(self.server_url)
+        timeout = aiohttp.ClientTimeout(total=min(self.timeout, 10.0))
+        try:
+            async with aiohttp.ClientSession() as session, session.post(
+                    f"{self.server_url}/{self.name}/release", data=body, headers=self._headers, timeout=timeout,
+                    allow_redirects=False) as resp:
+                raw, status = await resp.content.read(1 << 16), resp.status
+        except asyncio.TimeoutError:
+            raise ToolError("timeout", f"{shown} did not answer within {timeout.total:g}s") from None
+        except (aiohttp.ClientError, OSError) as exc:
+            raise ToolError("unavailable", f"cannot reach {shown}: {type(exc).__name__}") from None
+        if status == 200:
+            return f"{shown} serves {self.name} and accepts the token"
+        kind, message = _error_of(raw, status)
+        if status in (401, 403):
+            message += f" (set {TOKEN_ENV} to the server's token)"
+        raise ToolError(kind, f"{shown}: {message}")
 
     # --- the Tool interface ----------------------------------------------------------------------------
     async def create(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
@@ -123,7 +146,7 @@ class RemoteTool(Tool):
                 if direct:
                     raise _FallBack() from exc
                 if last:
-                    raise ToolError("unavailable", f"cannot reach {base}: {exc}") from None
+                    raise ToolError("unavailable", f"cannot reach {redact_url(base)}: {exc}") from None
             except asyncio.TimeoutError:
                 raise ToolError("timeout", f"{self.name}.{op} took longer than {self.timeout:g}s") from None
             except (aiohttp.ClientError, OSError) as exc:

@@ -15,24 +15,40 @@ from .environment import Environment, identity_of
 from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
 
+DEFAULT_ASSISTANT_TURNS, DEFAULT_USER_TURNS = 5, 20
+
 
 @dataclass
 class Limits:
-    """Turn budgets. User turns count tool responses and interaction replies (as the seed does)."""
+    """Turn budgets and tool-call caps. User turns count tool responses and interaction replies (as the seed
+    does); a budget left None is the default (5 and 20) raised to what the bootcamp says its tasks need. The
+    tool calls of one assistant message run all or none: a message that would pass a cap or budget runs none."""
 
-    max_assistant_turns: int = 5
-    max_user_turns: int = 20
+    max_assistant_turns: int | None = None
+    max_user_turns: int | None = None
+    max_tool_calls_per_turn: int = 16
+    max_tool_calls: int = 64
 
     def __post_init__(self) -> None:
-        if self.max_assistant_turns < 1 or self.max_user_turns < 0:
+        if (self.max_assistant_turns is not None and self.max_assistant_turns < 1) or \
+                (self.max_user_turns is not None and self.max_user_turns < 0):
             raise ValueError("turn budgets must be positive (there is no unlimited)")
+        if self.max_tool_calls_per_turn < 1 or self.max_tool_calls < 1:
+            raise ValueError("tool-call caps must be at least 1 (there is no unlimited)")
 
     @classmethod
     def for_env(cls, env: Environment) -> Limits:
         """The default budgets, raised to what the bootcamp says its tasks need."""
-        base = cls()
-        return cls(max(base.max_assistant_turns, env.limits.get("max_assistant_turns", 0)),
-                   max(base.max_user_turns, env.limits.get("max_user_turns", 0)))
+        return cls().resolve(env)
+
+    def resolve(self, env: Environment) -> Limits:
+        """These limits with every budget left None filled in for `env`'s bootcamp."""
+        return Limits(
+            self.max_assistant_turns if self.max_assistant_turns is not None else
+            max(DEFAULT_ASSISTANT_TURNS, env.limits.get("max_assistant_turns", 0)),
+            self.max_user_turns if self.max_user_turns is not None else
+            max(DEFAULT_USER_TURNS, env.limits.get("max_user_turns", 0)),
+            self.max_tool_calls_per_turn, self.max_tool_calls)
 
 
 @dataclass
@@ -90,7 +106,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                          model_name: str, limits: Limits | None = None,
                          verify_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA)."""
-    limits = limits or Limits.for_env(env)
+    limits = (limits or Limits()).resolve(env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     tid = task_id_of(task)
@@ -117,6 +133,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                 raise _Stop("length")
             calls = reply.message.get("tool_calls")
             if calls:
+                _check_tool_budget(state, len(calls), limits)
                 if session is None:
                     session = env.tools.session({}, []) if env.tools is not None else None
                 for call in calls:
@@ -168,6 +185,23 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
 class _Stop(Exception):
     def __init__(self, status: str, error: dict[str, Any] | None = None):
         self.status, self.error = status, error
+
+
+def _check_tool_budget(state: _State, calls: int, limits: Limits) -> None:
+    """Stop (running none of the message's calls) when they pass a cap or the user-turn budget."""
+    turn = state.assistant - 1
+    if calls > limits.max_tool_calls_per_turn:
+        raise _Stop("max_turns", {"type": "too_many_tool_calls",
+                                  "message": f"assistant turn {turn} asked for {calls} tool calls; at most "
+                                             f"{limits.max_tool_calls_per_turn} run per turn "
+                                             "(--max-tool-calls-per-turn)"})
+    if state.tool_calls + calls > limits.max_tool_calls:
+        raise _Stop("max_turns", {"type": "tool_call_limit",
+                                  "message": f"assistant turn {turn} asked for {calls} more tool calls after "
+                                             f"{state.tool_calls}; at most {limits.max_tool_calls} run per "
+                                             "trajectory (--max-tool-calls)"})
+    if state.user + calls > limits.max_user_turns:
+        raise _Stop("max_turns")
 
 
 async def _model_turn(state: _State, model: Model, request: ModelRequest) -> ModelReply:

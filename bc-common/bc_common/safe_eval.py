@@ -23,6 +23,8 @@ MAX_BITS = 65536  # numerator/denominator size of any intermediate result
 _EXPONENT = re.compile(r"[eE][+-]?0*(\d+)")
 _TRANSLATE = str.maketrans({"×": "*", "÷": "/", "−": "-", "–": "-", "x": "*", "X": "*", "^": "**"})
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
+OPERATORS = frozenset(_SYMBOL.values())
 
 
 def normalise(expr: str) -> str:
@@ -30,8 +32,12 @@ def normalise(expr: str) -> str:
     return expr.translate(_TRANSLATE)
 
 
-def safe_eval(expr: str, *, max_length: int = MAX_LENGTH) -> Fraction:
-    """Evaluate an arithmetic expression exactly. Raises `UnsafeExpressionError` (or ZeroDivisionError)."""
+def safe_eval(expr: str, *, max_length: int = MAX_LENGTH, operators: frozenset[str] | set[str] = OPERATORS,
+              signs: bool = True) -> Fraction:
+    """Evaluate an arithmetic expression exactly. Raises `UnsafeExpressionError` (or ZeroDivisionError).
+
+    `operators` narrows the binary operators allowed (e.g. `{"+", "-", "*", "/"}` for the 24 game) and
+    `signs=False` refuses unary + and -; both are checked on the whole tree before anything is computed."""
     if not isinstance(expr, str):
         raise UnsafeExpressionError(f"expression must be a string, not {type(expr).__name__}")
     if len(expr) > max_length:
@@ -45,7 +51,18 @@ def safe_eval(expr: str, *, max_length: int = MAX_LENGTH) -> Fraction:
         tree = ast.parse(text, mode="eval")
     except (SyntaxError, ValueError, MemoryError, RecursionError) as exc:
         raise UnsafeExpressionError(f"not an arithmetic expression: {exc.__class__.__name__}") from None
+    if not signs or operators != OPERATORS:  # the default path stays one walk
+        _check_operators(tree, frozenset(operators), signs)
     return Fraction(_eval(tree.body, 0))
+
+
+def _check_operators(tree: ast.AST, operators: frozenset[str], signs: bool) -> None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and _SYMBOL.get(type(node.op)) not in operators:
+            raise UnsafeExpressionError(f"operator {_SYMBOL.get(type(node.op), type(node.op).__name__)} "
+                                        f"is not allowed here (allowed: {' '.join(sorted(operators))})")
+        if isinstance(node, ast.UnaryOp) and not signs:
+            raise UnsafeExpressionError("a sign (unary + or -) is not allowed here")
 
 
 Number = int | Fraction  # exact values; ints stay ints (fast) until a division makes a Fraction

@@ -18,6 +18,7 @@ from bc_common.rollout import Limits
 
 from . import runner
 from .client import RetryPolicy
+from .preflight import choose_model
 from .runner import EvalConfig, evaluate
 from .summary import Summary
 
@@ -25,14 +26,19 @@ EPILOG = """\b
 Examples:
   bc-gen arithmetic -n 200 | bc-eval --model builtin:noisy > runs.jsonl
   bc-eval tasks.jsonl -o runs.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 -c 256 --samples 4
-  bc-eval tasks.jsonl -o runs.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --resume
+  bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
 
 \b
+A model is named (--model NAME, or --model builtin:reference / builtin:noisy for the bootcamps' reference
+policies), or left out with --base-url when the server lists exactly one.
+
+\b
 Seed flags still work: --dataset-path, --output-dir, --api-url, --api-model, --max-concurrent,
 --api-extra-params, --api-extra-headers, --reward-calculator-class, --resume-from-result-path, --api-key
-(read from the command line with a warning; prefer the environment).
+(read from the command line with a warning; prefer the environment), --max-tool-turns-per-interaction T and
+--max-interaction-turns I (deprecated: mapped to --max-assistant-turns and --max-user-turns I*(T+1)).
 
 \b
 Exit codes: 0 the run finished (trajectories whose model calls failed are rows with status "error";
@@ -79,8 +85,9 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--dataset-path", "dataset_paths", multiple=True, hidden=True, help="Seed alias of TASKS.")
 @click.option("-o", "--output", default=None, metavar="OUT.jsonl", help="Trajectories go here (default stdout).")
 @click.option("--output-dir", default=None, hidden=True, help="Seed alias: OUT = DIR/<model>/trajectories.jsonl.")
-@click.option("--model", "--api-model", "model", default="builtin:reference", show_default=True,
-              help="Model name sent to the server, or builtin:reference / builtin:noisy (no network).")
+@click.option("--model", "--api-model", "model", default=None,
+              help="Model name sent to the server (default: the server's only model), or builtin:reference / "
+                   "builtin:noisy (no network).")
 @click.option("--base-url", "--api-url", "base_url", envvar="OPENAI_BASE_URL", default=None,
               help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 [env OPENAI_BASE_URL].")
 @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR",
@@ -90,6 +97,7 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
               help="Trajectories in flight.")
 @click.option("--samples", default=1, show_default=True, help="Runs per task (pass@k).")
 @click.option("--resume", is_flag=True, help="Keep finished trajectories of OUT; rerun errored and missing ones.")
+@click.option("--force", is_flag=True, help="--resume even under other settings than those stored with OUT.")
 @click.option("--resume-from-result-path", default=None, hidden=True, help="Seed alias: -o PATH --resume.")
 @click.option("--summary", "summary_path", default=None, metavar="FILE.json", help="Write the summary as JSON.")
 @click.option("--summary-csv", default=None, metavar="FILE.csv", help="Write the summary as CSV.")
@@ -97,6 +105,13 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
               help="Model calls per trajectory [default: 5, or more where a bootcamp needs more].")
 @click.option("--max-user-turns", type=int, default=None,
               help="Tool responses and interaction replies [default: 20, or the bootcamp's own].")
+@click.option("--max-tool-calls-per-turn", default=16, show_default=True,
+              help="Tool calls one assistant message may make (more: none run, the trajectory stops).")
+@click.option("--max-tool-calls", default=64, show_default=True, help="Tool calls per trajectory.")
+@click.option("--max-response-mb", default=32.0, show_default=True,
+              help="Largest model answer accepted, in MiB (a larger one is refused as it arrives).")
+@click.option("--max-tool-turns-per-interaction", type=int, default=None, hidden=True)
+@click.option("--max-interaction-turns", type=int, default=None, hidden=True)
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate.")
 @click.option("--api-extra-params", default=None, hidden=True)
@@ -124,8 +139,10 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--evaluator-class", default=None, hidden=True)
 def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | None, output_dir: str | None,
          model: str, base_url: str | None, api_key_env: str, legacy_api_key: str | None, concurrency: int,
-         samples: int, resume: bool, resume_from_result_path: str | None, summary_path: str | None,
-         summary_csv: str | None, max_assistant_turns: int | None, max_user_turns: int | None, params: tuple[str, ...],
+         samples: int, resume: bool, force: bool, resume_from_result_path: str | None, summary_path: str | None,
+         summary_csv: str | None, max_assistant_turns: int | None, max_user_turns: int | None,
+         max_tool_calls_per_turn: int, max_tool_calls: int, max_response_mb: float,
+         max_tool_turns_per_interaction: int | None, max_interaction_turns: int | None, params: tuple[str, ...],
          api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
          tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
@@ -148,21 +165,30 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
                 _warn(f"{flag} is accepted for seed compatibility and has no effect")
         if resume_from_result_path:
             output, resume = resume_from_result_path, True
-        if output_dir and not output:
-            output = str(Path(output_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", model) / "trajectories.jsonl")
-            _warn(f"writing {output}")
+        assistant_turns, user_turns = _turn_limits(max_assistant_turns, max_user_turns,
+                                                   max_tool_turns_per_interaction, max_interaction_turns)
+        if not 0 < max_response_mb <= 4096:
+            raise ConfigError("--max-response-mb must be in (0, 4096]")
         config = EvalConfig(
             tasks=list(tasks) + list(dataset_paths), output=output or "-", model=model, base_url=base_url,
             api_key=legacy_api_key or os.environ.get(api_key_env) or None,
             headers=_headers(headers, api_extra_headers),
             params={**_mapping(api_extra_params, "--api-extra-params"), **parse_assignments(list(params))},
-            client=client, concurrency=concurrency, samples=samples, resume=resume, ordered=ordered,
-            limits=_limits(max_assistant_turns, max_user_turns),
+            client=client, concurrency=concurrency, samples=samples, ordered=ordered,
+            resume=resume and not (output_dir and not output),  # set below, once the output is known
+            limits=_limits(assistant_turns, user_turns, max_tool_calls_per_turn, max_tool_calls),
+            force=force, max_response_bytes=int(max_response_mb * (1 << 20)),
             verify_kwargs=_mapping(verify_correction_kwargs, "--verify-correction-kwargs"),
             tool_config=tool_config, interaction_config=interaction_config, reward_calculator=reward_calculator,
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
             progress=sys.stderr.isatty() and not quiet)
+        if output_dir and not output:  # the seed's layout: DIR/<model>/...; the model must be known first
+            config.model = config.model or asyncio.run(choose_model(config))
+            config.output = str(Path(output_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", config.model)
+                                / "trajectories.jsonl")
+            config.resume = resume
+            _warn(f"writing {config.output}")
         for path in (summary_path, summary_csv):  # fail now, not after the whole run
             if path:
                 _check_writable(path)
@@ -193,16 +219,32 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
         sys.exit(2)
 
 
-def _limits(assistant: int | None, user: int | None) -> Limits | None:
-    """The user's budgets; None (each bootcamp's own defaults) when neither flag is given."""
-    if assistant is None and user is None:
-        return None
-    defaults = Limits()
+def _limits(assistant: int | None, user: int | None, per_turn: int, per_trajectory: int) -> Limits:
+    """The user's budgets and caps; a budget left None is each bootcamp's own default (Limits.resolve)."""
     try:
-        return Limits(defaults.max_assistant_turns if assistant is None else assistant,
-                      defaults.max_user_turns if user is None else user)
+        return Limits(assistant, user, per_turn, per_trajectory)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
+
+
+def _turn_limits(assistant: int | None, user: int | None, tool_turns: int | None,
+                 interaction_turns: int | None) -> tuple[int | None, int | None]:
+    """Our turn budgets, from the seed's deprecated per-interaction flags where given: I interaction rounds of
+    T tool turns and one answer each allow I*(T+1) assistant turns and I*(T+1) user turns (T tool responses and
+    one interaction reply per round). A flag of ours given too wins; None leaves the bootcamp's default."""
+    if tool_turns is None and interaction_turns is None:
+        return assistant, user
+    for flag, value in (("--max-tool-turns-per-interaction", tool_turns),
+                        ("--max-interaction-turns", interaction_turns)):
+        if value is not None and value < (0 if flag.startswith("--max-tool") else 1):
+            raise ConfigError(f"{flag} must be at least {0 if flag.startswith('--max-tool') else 1}")
+    rounds = 1 if interaction_turns is None else interaction_turns
+    per_round = (4 if tool_turns is None else tool_turns) + 1
+    mapped = (rounds * per_round if assistant is None else assistant,
+              rounds * per_round if user is None else user)
+    _warn("--max-tool-turns-per-interaction and --max-interaction-turns are deprecated; using "
+          f"--max-assistant-turns {mapped[0]} --max-user-turns {mapped[1]}")
+    return mapped
 
 
 def _report(summary: Summary, path: str | None, csv_path: str | None, quiet: bool) -> None:

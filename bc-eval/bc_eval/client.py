@@ -17,41 +17,75 @@ import aiohttp
 import orjson
 
 from bc_common.model import ModelError, ModelReply, ModelRequest
+from bc_common.redaction import clip, redact_text, redact_url, secret_values
 
 T = TypeVar("T")
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+MAX_RESPONSE_BYTES = 32 << 20  # a chat completion is kilobytes; 32 MiB leaves room for logprobs and long outputs
+MAX_TOKENS = 10**9  # a usage count above this is no real count (the largest contexts are ~10^7 tokens)
 _SENT_KEYS = ("role", "content", "tool_calls", "tool_call_id", "name")
+_READ_CHUNK = 1 << 16
 
 
-def secrets_of(api_key: str | None, headers: dict[str, str] | None) -> list[str]:
-    """The strings that must never reach a record: the key and every extra header value (longest first)."""
-    values = [api_key or ""] + [str(v) for v in (headers or {}).values()]
-    return sorted({v for v in values if len(v) >= 4}, key=len, reverse=True)
+def secrets_of(api_key: str | None, headers: dict[str, str] | None, base_url: str | None = None) -> list[str]:
+    """The strings that must never reach a record: the key, every extra header value, the URL's credentials."""
+    return secret_values(api_key, headers, base_url)
 
 
 def redact(exc: ModelError, secrets: list[str]) -> ModelError:
     """`exc` with every secret cut out of its message (a server or proxy may echo request headers back)."""
-    for secret in secrets:
-        if secret in exc.message:
-            exc.message = exc.message.replace(secret, "[redacted]")
+    exc.message = redact_text(exc.message, secrets)
     exc.args = (f"{exc.type}: {exc.message}",)
     return exc
 
 
-def error_for_status(status: int, body: bytes, retry_after: str | None) -> ModelError:
-    """The typed error for a non-2xx answer; 429, 408, 409 and 5xx are retryable."""
+def error_for_status(status: int, body: bytes, retry_after: str | None, secrets: list[str] | None = None,
+                     location: str | None = None) -> ModelError:
+    """The typed error for a non-2xx answer; 429, 408, 409 and 5xx are retryable. Secrets are cut out before
+    the text is shortened (a secret straddling the cut would leak half of itself)."""
+    if 300 <= status < 400:
+        where = f" to {redact_url(location)}" if location else ""
+        return ModelError("redirect", f"HTTP {status}: the server redirects{where}; redirects are not followed "
+                          "(headers and keys must not travel to another address): give the final URL",
+                          status=status)
     try:
         detail = orjson.loads(body).get("error", {})
         text = detail.get("message") if isinstance(detail, dict) else str(detail)
     except Exception:
         text = None
-    text = (text or body[:300].decode("utf-8", "replace") or f"HTTP {status}")[:500]
+    if not isinstance(text, str) or not text:
+        text = body[:64 * 1024].decode("utf-8", "replace") or f"HTTP {status}"
+    text = clip(text, secrets or [], 500)
     kind = {400: "bad_request", 401: "auth_error", 403: "auth_error", 404: "not_found", 413: "bad_request",
             422: "bad_request", 429: "rate_limited"}.get(status, "server_error" if status >= 500 else "http_error")
     retryable = status in (408, 409, 429) or status >= 500
     return ModelError(kind, f"HTTP {status}: {text}", status=status, retryable=retryable,
                       retry_after=parse_retry_after(retry_after))
+
+
+def too_large(limit: int, size: int | None = None) -> ModelError:
+    """The typed error for an answer over the size limit (not retried: the same request gives the same answer)."""
+    said = f"announces {size} bytes" if size is not None else "is still streaming"
+    return ModelError("response_too_large", f"the answer {said}; the limit is {limit} bytes "
+                      "(--max-response-mb)")
+
+
+async def read_capped(resp: aiohttp.ClientResponse, limit: int) -> bytes:
+    """The body of `resp`, refused as soon as it passes `limit` bytes (memory stays bounded: a 200 MB answer
+    is never held). A plain body of announced length is read in one go (the fast path)."""
+    length = resp.content_length
+    if length is not None and length > limit:
+        raise too_large(limit, length)
+    if length is not None and resp.headers.get("Content-Encoding", "identity") == "identity":
+        return await resp.read()
+    chunks, total = [], 0  # chunked or compressed: count what decompresses, not what the header says
+    async for chunk in resp.content.iter_chunked(_READ_CHUNK):
+        total += len(chunk)
+        if total > limit:
+            raise too_large(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -143,15 +177,35 @@ def parse_completion(data: Any) -> tuple[dict[str, Any], str | None, dict[str, i
         if isinstance(raw.get(key), str) and raw[key]:
             message["reasoning_content"] = raw[key]
             break
-    usage = data.get("usage")
-    if isinstance(usage, dict):
-        usage = {k: int(usage[k]) for k in ("prompt_tokens", "completion_tokens", "total_tokens")
-                 if isinstance(usage.get(k), (int, float)) and not isinstance(usage[k], bool)
-                 and abs(usage[k]) < 1e15}
-    else:
-        usage = None
     finish = choice.get("finish_reason")
-    return message, finish if isinstance(finish, str) else None, usage
+    return message, finish if isinstance(finish, str) else None, parse_usage(data.get("usage"))
+
+
+def parse_usage(usage: Any) -> dict[str, int] | None:
+    """The token counts of an answer; counts that are not whole numbers are left out, and a negative or absurd
+    count (above MAX_TOKENS) is an `invalid_response`: summed into a run's totals it would falsify them."""
+    if not isinstance(usage, dict):
+        return None
+    out = {}
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = usage.get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+            continue
+        if value < 0 or value > MAX_TOKENS:
+            raise ModelError("invalid_response", f"usage.{key} is {value!r}: a token count must be between 0 "
+                             f"and {MAX_TOKENS}")
+        if value != int(value):
+            continue
+        out[key] = int(value)
+    return out
+
+
+def model_ids(listing: Any) -> list[str]:
+    """The ids of a `GET /models` answer (`{"data": [{"id": ...}, ...]}`), in the server's order."""
+    data = listing.get("data") if isinstance(listing, dict) else None
+    if not isinstance(data, list):
+        raise ModelError("invalid_response", "GET /models: the answer has no 'data' list")
+    return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
 
 
 def chat_url(base_url: str) -> str:
@@ -168,7 +222,8 @@ class ChatClient:
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  headers: dict[str, str] | None = None, params: dict[str, Any] | None = None,
-                 timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None):
+                 timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None,
+                 max_response_bytes: int = MAX_RESPONSE_BYTES):
         self.url = chat_url(base_url or DEFAULT_BASE_URL)
         self.base_url = self.url[: -len("/chat/completions")]
         self.model = model
@@ -176,10 +231,11 @@ class ChatClient:
         self.timeout = aiohttp.ClientTimeout(total=timeout)
         self.concurrency = concurrency
         self.retry = retry or RetryPolicy()
+        self.max_response_bytes = max_response_bytes
         self._headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
-        self._secrets = secrets_of(api_key, headers)
+        self._secrets = secrets_of(api_key, headers, self.base_url)
         self._session: aiohttp.ClientSession | None = None
 
     def _open(self) -> aiohttp.ClientSession:
@@ -201,11 +257,12 @@ class ChatClient:
 
     async def _post(self, data: bytes) -> Any:
         session = self._open()
-        try:
-            async with session.post(self.url, data=data) as resp:  # the session carries the timeout
-                body = await resp.read()
+        try:  # the session carries the timeout; a redirect is an error (the key must not follow it elsewhere)
+            async with session.post(self.url, data=data, allow_redirects=False) as resp:
+                body = await read_capped(resp, self.max_response_bytes)
                 if resp.status >= 300:
-                    raise error_for_status(resp.status, body, resp.headers.get("Retry-After"))
+                    raise error_for_status(resp.status, body, resp.headers.get("Retry-After"), self._secrets,
+                                           resp.headers.get("Location"))
         except asyncio.TimeoutError:
             raise ModelError("timeout", f"no answer within {self.timeout.total:g} s", retryable=True) from None
         except aiohttp.ClientError as exc:
@@ -213,27 +270,37 @@ class ChatClient:
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError:
-            raise ModelError("invalid_response", f"the answer is not JSON: {body[:200]!r}", retryable=True) from None
+            text = clip(body[:64 * 1024].decode("utf-8", "replace"), self._secrets, 200)
+            raise ModelError("invalid_response", f"the answer is not JSON: {text!r}", retryable=True) from None
 
     async def check(self) -> str:
         """One cheap request (GET /models) proving the endpoint answers; raises ModelError otherwise."""
+        await self.list_models()
+        return f"{redact_url(self.base_url)} answers"
+
+    async def list_models(self) -> list[str]:
+        """The model ids the server lists (GET /models); raises ModelError when it cannot be asked."""
         try:
-            return await self._check()
+            return model_ids(await self._get_models())
         except ModelError as exc:
             raise redact(exc, self._secrets) from None
 
-    async def _check(self) -> str:
+    async def _get_models(self) -> Any:
         session = self._open()
+        shown = redact_url(self.base_url)
         try:
-            async with session.get(self.base_url + "/models", timeout=self.timeout) as resp:
-                body = await resp.read()
+            async with session.get(self.base_url + "/models", timeout=self.timeout, allow_redirects=False) as resp:
+                body = await read_capped(resp, self.max_response_bytes)
                 if resp.status >= 300:
-                    raise error_for_status(resp.status, body, None)
-                return f"{self.base_url} answers (HTTP {resp.status})"
+                    raise error_for_status(resp.status, body, None, self._secrets, resp.headers.get("Location"))
         except asyncio.TimeoutError:
-            raise ModelError("timeout", f"{self.base_url}: no answer within {self.timeout.total:g} s") from None
+            raise ModelError("timeout", f"{shown}: no answer within {self.timeout.total:g} s") from None
         except aiohttp.ClientError as exc:
-            raise ModelError("connection_error", f"{self.base_url}: {type(exc).__name__}: {exc}") from None
+            raise ModelError("connection_error", f"{shown}: {type(exc).__name__}: {exc}") from None
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            raise ModelError("invalid_response", f"{shown}/models: the answer is not JSON") from None
 
     async def aclose(self) -> None:
         if self._session is not None:

@@ -11,8 +11,11 @@ from typing import Any
 
 import openai
 
+from bc_common.redaction import redact_url
+
 from .client import (
     DEFAULT_BASE_URL,
+    MAX_RESPONSE_BYTES,
     ModelError,
     ModelReply,
     ModelRequest,
@@ -21,6 +24,7 @@ from .client import (
     parse_completion,
     redact,
     secrets_of,
+    too_large,
 )
 
 # Parameters the SDK accepts by name; anything else travels in `extra_body`.
@@ -30,16 +34,53 @@ _SDK_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "n
                "service_tier", "stream_options", "extra_body", "extra_headers", "extra_query"}
 
 
-def _http_client(concurrency: int, timeout: float) -> Any:
+class _TooLarge(Exception):
+    """Raised inside the HTTP library when an answer passes the size limit (the SDK wraps it)."""
+
+    def __init__(self, error: ModelError):
+        super().__init__(str(error))
+        self.error = error
+
+
+def _size_hook(limit: int, http: Any) -> Any:
+    """An httpx response hook: refuse an announced length over `limit` at once, and cap the body stream so
+    memory stays bounded whatever the server sends."""
+
+    class CappedStream(http.AsyncByteStream):
+        def __init__(self, stream: Any):
+            self.stream = stream
+
+        async def __aiter__(self):
+            total = 0
+            async for chunk in self.stream:
+                total += len(chunk)
+                if total > limit:
+                    raise _TooLarge(too_large(limit))
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self.stream.aclose()
+
+    async def check(response: Any) -> None:
+        length = response.headers.get("content-length")
+        if length and length.isdigit() and int(length) > limit:
+            raise _TooLarge(too_large(limit, int(length)))
+        response.stream = CappedStream(response.stream)
+    return check
+
+
+def _http_client(concurrency: int, timeout: float, max_response_bytes: int = MAX_RESPONSE_BYTES) -> Any:
     """A pool sized to the concurrency, from the HTTP library this openai release uses (httpx2 for 3.x, httpx
-    before); None (the SDK's default pool) when neither is importable."""
+    before), that follows no redirects (headers must not travel elsewhere) and refuses oversized answers early;
+    None (the SDK's default pool) when neither is importable."""
     for name in ("httpx2", "httpx"):
         try:
             http = importlib.import_module(name)
         except ImportError:
             continue
         return http.AsyncClient(limits=http.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
-                                timeout=timeout)
+                                timeout=timeout, follow_redirects=False,
+                                event_hooks={"response": [_size_hook(max_response_bytes, http)]})
     return None
 
 
@@ -48,20 +89,21 @@ class OpenAIClient:
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  headers: dict[str, str] | None = None, params: dict[str, Any] | None = None,
-                 timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None):
+                 timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None,
+                 max_response_bytes: int = MAX_RESPONSE_BYTES):
         base = (base_url or DEFAULT_BASE_URL).rstrip("/")
         if base.endswith("/chat/completions"):
             base = base[: -len("/chat/completions")]
         self.model = model
         self.retry = retry or RetryPolicy()
-        self._secrets = secrets_of(api_key, headers)
+        self._secrets = secrets_of(api_key, headers, base)
         self.params = {k: v for k, v in (params or {}).items() if k in _SDK_PARAMS}
         extra = {k: v for k, v in (params or {}).items() if k not in _SDK_PARAMS}
         if extra:
             self.params["extra_body"] = {**extra, **self.params.get("extra_body", {})}
         self._client = openai.AsyncOpenAI(
             base_url=base, api_key=api_key or "no-key", default_headers=headers or None, timeout=timeout,
-            max_retries=0, http_client=_http_client(concurrency, timeout))
+            max_retries=0, http_client=_http_client(concurrency, timeout, max_response_bytes))
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         messages = [{k: m[k] for k in ("role", "content", "tool_calls", "tool_call_id", "name") if k in m}
@@ -81,20 +123,47 @@ class OpenAIClient:
         try:
             completion = await self._client.chat.completions.create(model=self.model, messages=messages, **kwargs)
         except openai.APIStatusError as exc:
-            raise error_for_status(exc.status_code, exc.response.content,
-                                   exc.response.headers.get("retry-after")) from None
+            raise error_for_status(exc.status_code, exc.response.content, exc.response.headers.get("retry-after"),
+                                   self._secrets, exc.response.headers.get("location")) from None
         except openai.APITimeoutError:
             raise ModelError("timeout", "no answer within the timeout", retryable=True) from None
         except openai.APIConnectionError as exc:
-            raise ModelError("connection_error", str(exc), retryable=True) from None
+            raise _connection_error(exc, retryable=True) from None
+        except _TooLarge as exc:
+            raise exc.error from None
         return completion.model_dump(exclude_none=True)
 
     async def check(self) -> str:
+        await self.list_models()
+        return f"{redact_url(str(self._client.base_url))} answers"
+
+    async def list_models(self) -> list[str]:
+        """The model ids the server lists (GET /models); raises ModelError when it cannot be asked."""
+        shown = redact_url(str(self._client.base_url))
         try:
-            await self._client.models.list()
+            page = await self._client.models.list()
+        except openai.APIStatusError as exc:
+            raise redact(error_for_status(exc.status_code, exc.response.content, None, self._secrets,
+                                          exc.response.headers.get("location")), self._secrets) from None
         except openai.APIError as exc:
-            raise redact(ModelError("connection_error", f"{self._client.base_url}: {exc}"), self._secrets) from None
-        return f"{self._client.base_url} answers"
+            error = _connection_error(exc) if isinstance(exc, openai.APIConnectionError) else \
+                ModelError("invalid_response", f"{shown}: {exc}")
+            raise redact(error, self._secrets) from None
+        except _TooLarge as exc:
+            raise exc.error from None
+        return [m.id for m in page.data if isinstance(getattr(m, "id", None), str)]
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+def _connection_error(exc: Exception, retryable: bool = False) -> ModelError:
+    """A connection failure, or the size limit our HTTP hook enforced (the SDK wraps it as one)."""
+    cause: BaseException | None = exc
+    for _ in range(8):  # a short walk down the chain of causes (the SDK and httpx each wrap once)
+        if cause is None or isinstance(cause, _TooLarge):
+            break
+        cause = cause.__cause__ or cause.__context__
+    if isinstance(cause, _TooLarge):
+        return cause.error
+    return ModelError("connection_error", str(exc), retryable=retryable)

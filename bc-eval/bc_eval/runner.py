@@ -3,13 +3,15 @@
     summary = evaluate(EvalConfig(tasks=["tasks.jsonl"], output="out.jsonl", model="builtin:noisy"))
 
 Every finished trajectory is appended and flushed at once (`ordered` holds it back until its predecessors are
-out); `resume` keeps the finished rows of the output and runs only what is missing or errored.
+out); `resume` keeps the finished rows of the output and runs only what is missing or errored. The run's settings
+are stored beside the output (`settings.py`); a resume under other settings is refused unless `force`.
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import gc
+import os
 import sys
 import threading
 import time
@@ -19,13 +21,15 @@ from typing import Any
 
 from bc_common.builtin_model import BuiltinModel, is_builtin
 from bc_common.environment import Environments
-from bc_common.errors import ConfigError, InputError, RegistryError
-from bc_common.jsonl import JsonlWriter, ReadStats, Record, read_records
+from bc_common.errors import BcError, ConfigError, InputError
+from bc_common.jsonl import JsonlWriter, ReadStats, read_records
 from bc_common.records import check_task, task_id
-from bc_common.rollout import Limits, offered_tools, run_trajectory
+from bc_common.rollout import Limits, run_trajectory
 
-from .client import ChatClient, ModelError, RetryPolicy
+from .client import MAX_RESPONSE_BYTES, ChatClient, ModelError, RetryPolicy
+from .preflight import TaskChecks, choose_model
 from .resume import prepare_resume
+from .settings import check_resume, run_settings, stored_settings, write_settings
 from .summary import Summary
 
 
@@ -35,7 +39,7 @@ class EvalConfig:
 
     tasks: list[str] = field(default_factory=list)  # files; empty = stdin
     output: str = "-"
-    model: str = "builtin:reference"
+    model: str | None = None  # None: the only model the server at base_url lists (a builtin only by name)
     base_url: str | None = None
     api_key: str | None = None  # from the environment only; never written anywhere
     headers: dict[str, str] = field(default_factory=dict)
@@ -45,7 +49,7 @@ class EvalConfig:
     samples: int = 1
     resume: bool = False
     ordered: bool = False
-    limits: Limits | None = None  # None: each bootcamp's own budgets (Limits.for_env)
+    limits: Limits | None = None  # None: the default caps and each bootcamp's own budgets (Limits.resolve)
     verify_kwargs: dict[str, Any] = field(default_factory=dict)
     tool_config: str | None = None
     interaction_config: str | None = None
@@ -55,6 +59,8 @@ class EvalConfig:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     skip_invalid: bool = False
     progress: bool = False
+    force: bool = False  # resume under other settings than the run that wrote the output
+    max_response_bytes: int = MAX_RESPONSE_BYTES
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -65,22 +71,34 @@ class EvalConfig:
             raise ConfigError("--resume needs an output file (-o OUT.jsonl)")
         if self.client not in ("aiohttp", "openai"):
             raise ConfigError("--client must be 'aiohttp' or 'openai'")
+        if self.max_response_bytes < 1024:
+            raise ConfigError("the response size limit must be at least 1 KiB")
 
 
-def make_model(config: EvalConfig) -> Any:
-    """The model named by the config: a built-in policy, the aiohttp client, or the `openai` SDK adapter."""
-    if is_builtin(config.model):
-        model = BuiltinModel(config.model, config.params)
+def _warn(message: str) -> None:
+    print(f"bc-eval: warning: {message}", file=sys.stderr)
+
+
+def make_model(config: EvalConfig, name: str | None = None) -> Any:
+    """The model `name` (default: the config's): a built-in policy, the aiohttp client, or the `openai` SDK
+    adapter."""
+    name = name or config.model
+    if not name:
+        raise ConfigError("no model (choose_model picks one)")
+    if is_builtin(name):
+        model = BuiltinModel(name, config.params)
         if model.ignored:
-            print(f"bc-eval: warning: {config.model} ignores {', '.join(model.ignored)}", file=sys.stderr)
+            _warn(f"{name} ignores {', '.join(model.ignored)}")
+        if config.base_url:
+            _warn(f"{name} runs locally; the server at --base-url is not used")
         return model
     kwargs = dict(api_key=config.api_key, headers=config.headers, params=config.params, timeout=config.timeout,
-                  concurrency=config.concurrency, retry=config.retry)
+                  concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes)
     if config.client == "openai":
         from .openai_client import OpenAIClient
 
-        return OpenAIClient(config.base_url, config.model, **kwargs)
-    return ChatClient(config.base_url, config.model, **kwargs)
+        return OpenAIClient(config.base_url, name, **kwargs)
+    return ChatClient(config.base_url, name, **kwargs)
 
 
 def make_environments(config: EvalConfig) -> Environments:
@@ -91,28 +109,54 @@ def make_environments(config: EvalConfig) -> Environments:
 def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
     """Run the whole evaluation (blocking) and return its summary (kept rows of a resumed file included)."""
     summary = summary or Summary(k=config.samples)
+    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        model = runner.run(choose_model(config))
+        try:
+            done = prepare_output(config, model, summary)
+        except BcError:
+            summary.__init__(k=config.samples)  # nothing of a refused output is reported
+            raise
+        # flushed once per event-loop tick (see _write): every finished trajectory still reaches the file before
+        # the loop waits on anything again
+        writer = JsonlWriter(config.output, append=config.resume, flush_each=False)
+        thresholds = gc.get_threshold()
+        gc.freeze()  # long-lived imports and configs leave the collector's scans: less CPU per trajectory
+        gc.set_threshold(max(thresholds[0], 20000), thresholds[1], thresholds[2])
+        try:
+            runner.run(_evaluate(config, model, writer, summary, done))
+        finally:
+            gc.set_threshold(*thresholds)
+            gc.unfreeze()
+            writer.close()
+    return summary
+
+
+def prepare_output(config: EvalConfig, model: str, summary: Summary) -> set[tuple[str, int]]:
+    """Check a resume against the stored settings and the rows of OUT, keep its finished rows, store this run's
+    settings beside it; returns the (task_id, sample) pairs already done."""
+    if config.output == "-":
+        return set()
+    settings = run_settings(config, model)
     done: set[tuple[str, int]] = set()
     if config.resume:
-        state = prepare_resume(config.output, on_kept=summary.add)
+        differing = check_resume(config.output, settings, config.force)
+        if differing:
+            _warn(f"--force: resuming {config.output} under other settings: {'; '.join(differing)}")
+        elif os.path.isfile(config.output) and os.path.getsize(config.output) and \
+                stored_settings(config.output) is None:
+            _warn(f"{config.output} has no stored settings (an older bc-eval wrote it): only its rows' model "
+                  "and sample indices can be checked")
+        strict = not config.force
+        state = prepare_resume(config.output, on_kept=summary.add, model=model if strict else None,
+                               samples=config.samples if strict else None)
         done = state.done
-        if state.done or state.dropped_errors or state.dropped_torn:
-            print(f"bc-eval: resume: kept {len(state.done)} finished, rerunning {state.dropped_errors} errored, "
-                  f"dropped {state.dropped_torn} torn and {state.dropped_duplicates} duplicate lines",
-                  file=sys.stderr)
-    # flushed once per event-loop tick (see _write): every finished trajectory still reaches the file before
-    # the loop waits on anything again
-    writer = JsonlWriter(config.output, append=config.resume, flush_each=False)
-    thresholds = gc.get_threshold()
-    gc.freeze()  # long-lived imports and configs leave the collector's scans: less CPU per trajectory
-    gc.set_threshold(max(thresholds[0], 20000), thresholds[1], thresholds[2])
-    try:
-        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-            runner.run(_evaluate(config, writer, summary, done))
-    finally:
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        writer.close()
-    return summary
+        if state.done or state.dropped_errors or state.torn_line:
+            torn = f"; dropped the torn last line {config.output}:{state.torn_line} (a write cut short)" \
+                if state.torn_line else ""
+            print(f"bc-eval: resume: kept {len(state.done)} finished, rerunning {state.dropped_errors} errored"
+                  f"{torn}", file=sys.stderr)
+    write_settings(config.output, settings)
+    return done
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -124,10 +168,11 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
-async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,
+async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, summary: Summary,
                     done: set[tuple[str, int]]) -> None:
-    model = make_model(config)
-    envs = make_environments(config)
+    model = make_model(config, model_name)
+    checks = TaskChecks(config, make_environments(config), model_name, _warn)
+    stats = ReadStats()
     progress = Progress(enabled=config.progress)
     jobs: asyncio.Queue = asyncio.Queue(maxsize=config.concurrency * 2)
     pending: dict[int, dict[str, Any]] = {}
@@ -149,15 +194,17 @@ async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,
             if job is None:
                 return
             seq, record, sample, env = job
-            row = await run_trajectory(record.data, sample, model, env, model_name=config.model,
+            row = await run_trajectory(record.data, sample, model, env, model_name=model_name,
                                        limits=config.limits, verify_kwargs=config.verify_kwargs)
             emit(seq, row)
 
     async def produce() -> None:
         seq = 0
-        async with contextlib.aclosing(_records(config)) as records:  # stops the reader thread on any exit
+        async with contextlib.aclosing(_records(config, stats)) as records:  # stops the reader thread on any exit
             async for record in records:
-                env = _environment(envs, record, needs_policy=is_builtin(config.model))
+                env = await checks.environment(record)
+                if not _identity_ok(checks, record, env, config, stats):
+                    continue
                 tid = task_id(record.data)
                 for sample in range(config.samples):
                     if (tid, sample) not in done:
@@ -165,6 +212,7 @@ async def _evaluate(config: EvalConfig, writer: JsonlWriter, summary: Summary,
                         seq += 1
         for _ in range(config.concurrency):
             await jobs.put(None)
+        _report_skipped(stats)
 
     tasks = [asyncio.create_task(produce())] + [asyncio.create_task(worker()) for _ in range(config.concurrency)]
     try:
@@ -194,30 +242,31 @@ def _flush(writer: JsonlWriter) -> None:
     writer.flush()
 
 
-def _environment(envs: Environments, record: Record, needs_policy: bool = False) -> Any:
-    """The task's environment; a bootcamp or config that cannot load stops the run, naming FILE:LINE."""
-    where = f"{record.source}:{record.line}"
+def _identity_ok(checks: TaskChecks, record: Any, env: Any, config: EvalConfig, stats: ReadStats) -> bool:
+    """True when the task's ground truth fits its verifier; False (counted) when it does not and --skip-invalid."""
     try:
-        env = envs.get(record.data["data_source"])
-        offered_tools(record.data, env)
+        checks.identity_ok(record, env)
     except InputError as exc:
-        raise InputError(exc.reason, source=record.source, line=record.line) from None
-    except (ConfigError, RegistryError) as exc:
-        raise type(exc)(f"{where}: {exc}") from None
-    if needs_policy and env.policy is None:
-        raise RegistryError(f"{where}: {env.data_source} has no reference policy for the built-in models")
-    return env
+        if not config.skip_invalid:
+            raise
+        stats.skip(exc)
+        return False
+    return True
+
+
+def _report_skipped(stats: ReadStats) -> None:
+    if stats.skipped:
+        print(f"bc-eval: skipped {stats.skipped} invalid task rows (first: {stats.reasons[0]})", file=sys.stderr)
 
 
 class _ReaderStopped(Exception):
     """The reader thread's signal that the event loop no longer wants records."""
 
 
-async def _records(config: EvalConfig):
+async def _records(config: EvalConfig, stats: ReadStats):
     """Task records, read in a thread so a slow pipe never stalls the trajectories in flight."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue(maxsize=8)
-    stats = ReadStats()
     stop = threading.Event()
 
     def put(item: Any) -> None:
@@ -265,24 +314,31 @@ async def _records(config: EvalConfig):
         stop.set()
         while not queue.empty():  # unblock a producer waiting on a full queue
             queue.get_nowait()
-    if stats.skipped:
-        print(f"bc-eval: skipped {stats.skipped} invalid task rows (first: {stats.reasons[0]})", file=sys.stderr)
 
 
 async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
-    """Check that tasks parse, bootcamps resolve, tools load and the endpoint answers; returns the exit code."""
-    envs = make_environments(config)
+    """Check that tasks parse, bootcamps resolve, verifier kwargs fit, tools load, tool servers take our token,
+    and the endpoint answers; returns the exit code (ConfigError / InputError for what stops a run)."""
+    name = await choose_model(config)
+    checks = TaskChecks(config, make_environments(config), name, _warn)
+    stats = ReadStats()
     count, sources = 0, {}
-    for record in read_records(config.tasks, skip_invalid=config.skip_invalid, validate=check_task):
-        env = _environment(envs, record, needs_policy=is_builtin(config.model))
+    for record in read_records(config.tasks, skip_invalid=config.skip_invalid, validate=check_task, stats=stats):
+        env = await checks.environment(record)
+        if not _identity_ok(checks, record, env, config, stats):
+            continue
         sources.setdefault(record.data["data_source"], env)
         count += 1
+    _report_skipped(stats)
     out(f"tasks: {count} rows parse")
     for source, env in sources.items():
         tools = ", ".join(env.tools.tools) if env.tools else "none"
         interactions = ", ".join(env.interactions) or "none"
         out(f"{source}: verifier {env.reward.__name__}; tools: {tools}; interaction: {interactions}")
-    model = make_model(config)
+        for server in await checks.tool_servers(env):
+            out(f"{source}: tool server {server} answers and takes the token")
+    model = make_model(config, name)
+    out(f"model: {name}")
     try:
         started = time.perf_counter()
         out(f"model: {await model.check()} ({time.perf_counter() - started:.2f} s)")

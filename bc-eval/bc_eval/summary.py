@@ -115,6 +115,7 @@ class Summary:
         self.by_generator: dict[str, _Group] = defaultdict(_Group)
         self.ran = self.ran_errors = 0  # trajectories run by this invocation (kept rows of a resume excluded)
         self.first_error: dict[str, Any] | None = None
+        self.models: Counter = Counter()  # trajectories by the model that produced them
 
     def add_ran(self, row: dict[str, Any]) -> None:
         """Count a trajectory this invocation ran (and `add` it)."""
@@ -133,13 +134,14 @@ class Summary:
         task = row.get("input") or {}
         extra = task.get("extra_info") or {}
         source = str(task.get("data_source", "?"))
+        self.models[str(row.get("model", "?"))] += 1
         facts = _facts(row)
         self.total.add(facts)
         self.by_source[source].add(facts)
         self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(facts)
 
     def report(self) -> dict[str, Any]:
-        return {"k": self.k, "total": self.total.report(self.k),
+        return {"k": self.k, "models": dict(sorted(self.models.items())), "total": self.total.report(self.k),
                 "by_data_source": {s: g.report(self.k) for s, g in sorted(self.by_source.items())},
                 "by_generator": {s: g.report(self.k) for s, g in sorted(self.by_generator.items())}}
 
@@ -172,7 +174,8 @@ class Summary:
                 continue
             lines.append([_cell(row[c]) for c in cols])
         widths = [max(len(line[i]) for line in lines) for i in range(len(heads))]
-        return "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+        models = ", ".join(f"{m} ({n})" if len(self.models) > 1 else m for m, n in sorted(self.models.items()))
+        return f"model: {models or '-'}\n" + "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                    for i, (v, w) in enumerate(zip(line, widths, strict=True)))
                          for line in lines)
 

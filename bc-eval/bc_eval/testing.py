@@ -53,8 +53,9 @@ class ScriptedServer:
     """An OpenAI chat-completions server that replays scripts; records requests when `record` is set."""
 
     def __init__(self, scripts: dict[str, list[Step]] | None = None, *, default: list[Step] | None = None,
-                 delay: float = 0.0, record: bool = True):
+                 delay: float = 0.0, record: bool = True, models: list[str] | None = None):
         self.scripts = dict(scripts or {})
+        self.models = ["scripted"] if models is None else list(models)  # what GET /models lists
         self.default = default or [{"content": "I have no script for this conversation."}]
         self.delay = delay
         self.record = record
@@ -68,7 +69,7 @@ class ScriptedServer:
         ])
 
     async def _models(self, request: Request) -> Response:
-        return JSONResponse({"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        return JSONResponse({"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
 
     async def _chat(self, request: Request) -> Response:
         status, headers, payload = await self.answer(await request.body(), dict(request.headers))

@@ -22,6 +22,7 @@ import re
 import uuid
 from typing import Any
 
+import orjson
 from verl.experimental.agent_loop.agent_loop import AgentLoopOutput
 from verl.experimental.agent_loop.tool_agent_loop import AgentData, AgentState, ToolAgentLoop
 
@@ -55,6 +56,21 @@ def _bootcamp_interaction(data_source: str) -> Interaction | None:
     return _INTERACTIONS[key]
 
 
+def _assistant_record(message: dict[str, Any]) -> dict[str, Any]:
+    """An assistant message as bc-eval records it: content, and tool calls with JSON-text arguments."""
+    record: dict[str, Any] = {"role": "assistant", "content": str(message.get("content") or "")}
+    calls = []
+    for i, call in enumerate(message.get("tool_calls") or []):
+        fn = call.get("function") or {}
+        args = fn.get("arguments")
+        calls.append({"id": call.get("id") or f"call_{i}", "type": "function",
+                      "function": {"name": str(fn.get("name", "")),
+                                   "arguments": args if isinstance(args, str) else orjson.dumps(args).decode()}})
+    if calls:
+        record["tool_calls"] = calls
+    return record
+
+
 class BcAgentLoop(ToolAgentLoop):
     """verl `ToolAgentLoop` + bootcamp interaction turns + the records our reward function needs.
 
@@ -69,12 +85,13 @@ class BcAgentLoop(ToolAgentLoop):
         self._interaction: Interaction | None = None
         self._final_text = ""
         self._texts: list[str] = []
+        self._messages: list[dict[str, Any]] = []  # assistant messages with their tool calls (graded moves)
         self._stop_reason = "completed"
         self._tool_selection: list[str] | None = None
 
     async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
         self._trajectory_id = uuid.uuid4().hex
-        self._final_text, self._texts, self._stop_reason = "", [], "completed"
+        self._final_text, self._texts, self._messages, self._stop_reason = "", [], [], "completed"
         if kwargs.get("tools_kwargs") is None:  # a run without tools stores no tools_kwargs struct in parquet
             kwargs["tools_kwargs"] = {}
         extra_info = kwargs.get("extra_info") or {}
@@ -90,6 +107,8 @@ class BcAgentLoop(ToolAgentLoop):
         output.extra_fields.update({
             "bc_final_text": self._final_text,
             "bc_assistant_texts": list(self._texts),
+            # JSON text: one fixed type in verl's non-tensor batch whatever the tool calls look like
+            "bc_assistant_messages": orjson.dumps(self._messages).decode(),
             "bc_tool_final_reward": tool_final,
             "bc_stop_reason": self._stop_reason,
         })
@@ -142,6 +161,7 @@ class BcAgentLoop(ToolAgentLoop):
             self._stop_reason = "length" if len(agent_data.response_mask) >= self.response_length else "max_turns"
             return AgentState.TERMINATED
         agent_data.messages[-1]["content"] = self._final_text  # no special tokens in what the env reads
+        self._messages.append(_assistant_record(agent_data.messages[-1]))
         if state != AgentState.TERMINATED or self._interaction is None:
             return state
         return await self._environment_turn(agent_data)

@@ -22,6 +22,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
+
 from bc_common.registry import get_bootcamp
 
 from .parquet_rows import loads_json_field
@@ -63,6 +65,19 @@ def _texts(value: Any) -> list[str] | None:
     return None
 
 
+def _messages(value: Any) -> list[dict[str, Any]] | None:
+    """`bc_assistant_messages` (JSON text written by BcAgentLoop) as a message list; None when absent or bad."""
+    if not isinstance(value, (str, bytes)) or not value:
+        return None
+    try:
+        out = orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return None
+    if isinstance(out, list) and out and all(isinstance(m, dict) and m.get("role") == "assistant" for m in out):
+        return out
+    return None
+
+
 def _floats(value: Any) -> list[float]:
     if value is None:
         return []
@@ -84,9 +99,12 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
     identity = loads_json_field(ground_truth)
     verifier = _reward_class(data_source)
     if getattr(verifier, "grades", "last") == "all":
+        messages = _messages(extra.get("bc_assistant_messages"))
         texts = _texts(extra.get("bc_assistant_texts"))
-        graded_final = texts is not None
-        graded: Any = texts if graded_final else assistant_turns(solution_str)
+        graded_final = messages is not None or texts is not None
+        # the assistant's messages with their tool calls (moves made through tools are graded from the calls)
+        graded: Any = messages if messages is not None else texts if texts is not None \
+            else assistant_turns(solution_str)
     else:
         final = extra.get("bc_final_text")
         graded_final = isinstance(final, str)

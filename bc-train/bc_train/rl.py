@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from bc_common.errors import ConfigError, InputError
+from bc_common.identity import validate_task_identity
 from bc_common.jsonl import Record, atomic_write_bytes
 from bc_common.records import check_task, task_id
 from bc_common.registry import get_bootcamp
@@ -71,6 +72,7 @@ def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_rec
             check_task(rec.data)
         except InputError as exc:
             raise InputError(exc.reason, source=rec.source, line=rec.line, field=exc.field) from None
+        validate_task_identity(rec.data, rec.source, rec.line)  # a wrong ground truth never reaches training
     if not records:
         raise InputError("no task rows to train on")
     if val_records is None:

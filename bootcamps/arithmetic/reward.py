@@ -52,6 +52,27 @@ def _fraction(text: str) -> Fraction:
 class ArithmeticRewardCalculator(RewardCalculator):
     """1.0 when the reported result is within the relative tolerance of the exact value, else 0."""
 
+    verify_kwargs = frozenset({"tolerance"})  # overrides the identity's tolerance
+    # kept to the simple form the fast acceptor reads; the expression and the tolerance are checked below
+    identity_schema = {"type": "object", "required": ["expression"], "properties": {"expression": {"type": "string"}}}
+
+    @classmethod
+    def check_identity(cls, identity: dict[str, Any]) -> None:
+        """The expression must evaluate and the tolerance be a number >= 0 (else nothing could score 1.0)."""
+        try:
+            exact_value(identity["expression"])
+        except ZeroDivisionError:
+            raise ValueError(f"expression: {identity['expression']!r} divides by zero") from None
+        except Exception as exc:
+            raise ValueError(f"expression: {identity['expression']!r} cannot be evaluated: {exc}") from None
+        tolerance = identity.get("tolerance", "1e-6")
+        try:
+            if isinstance(tolerance, bool) or not isinstance(tolerance, (str, int, float)) or \
+                    _fraction(str(tolerance)) < 0:
+                raise ValueError
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"tolerance: {tolerance!r} is not a number >= 0") from None
+
     @staticmethod
     def extract_output(output_str: str) -> Fraction | None:
         candidates = fenced_blocks(output_str) or _BARE.findall(output_str)

@@ -15,6 +15,8 @@ class NoopInstructionGenerator(InstructionGenerator):
 
 
 class NoopRewardCalculator(RewardCalculator):
+    identity_schema = {"type": "object", "required": ["token"], "properties": {"token": {"type": "string"}}}
+
     @staticmethod
     def extract_output(output_str: str) -> str | None:
         start = output_str.rfind("<answer>")

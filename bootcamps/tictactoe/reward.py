@@ -13,6 +13,20 @@ class TicTacToeRewardCalculator(RewardCalculator):
     game. Reads only the assistant's texts (the last `<move>N</move>` of each), never the environment's."""
 
     grades = "all"
+    identity_schema = {  # kept to the simple form the fast acceptor reads; ranges are checked below
+        "type": "object",
+        "required": ["seed", "skill", "first"],
+        "properties": {"seed": {"type": "integer"}, "skill": {"type": "number"}, "first": {"type": "string"}},
+    }
+
+    @classmethod
+    def check_identity(cls, identity: dict[str, Any]) -> None:
+        if identity["seed"] < 0:
+            raise ValueError(f"seed: must be >= 0, got {identity['seed']}")
+        if not 0 <= identity["skill"] <= 1:
+            raise ValueError(f"skill: must be in [0, 1], got {identity['skill']}")
+        if identity["first"] not in ("X", "O"):
+            raise ValueError(f"first: must be 'X' or 'O', got {identity['first']!r}")
 
     @staticmethod
     def extract_output(output_str: Any) -> list[int | None] | None:

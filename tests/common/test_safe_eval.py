@@ -83,3 +83,14 @@ def test_format_number_beyond_str_limits():
 ])
 def test_format_number_rounds_exactly(expr, text):
     assert format_number(safe_eval(expr), 17) == text
+
+
+@pytest.mark.parametrize("expr", ["2 ** 3", "7 // 2", "7 % 2", "-3 + 5", "+3 + 5", "2 * -(3)"])
+def test_narrowed_operators_refuse_the_rest(expr):
+    with pytest.raises(UnsafeExpressionError):
+        safe_eval(expr, operators={"+", "-", "*", "/"}, signs=False)
+
+
+def test_narrowed_operators_still_evaluate_exactly():
+    assert safe_eval("8 ÷ (3 − 8 ÷ 3)", operators={"+", "-", "*", "/"}, signs=False) == 24
+    assert safe_eval("-3 + 5", operators={"+"}) == 2  # signs stay allowed unless refused

@@ -66,7 +66,7 @@ def test_parquet_and_json_inputs(tmp_path):
     write_parquet(tasks, tmp_path / "t.parquet")
     (tmp_path / "t.json").write_bytes(orjson.dumps(tasks))
     for name in ("t.parquet", "t.json"):
-        proc = bc_eval(str(tmp_path / name), "-q", "--ordered")
+        proc = bc_eval(str(tmp_path / name), "--model", "builtin:reference", "-q", "--ordered")
         assert proc.returncode == 0, proc.stderr.decode()
         rows = [orjson.loads(line) for line in proc.stdout.splitlines()]
         assert [r["input"] for r in rows] == tasks and all(r["score"] == 1.0 for r in rows)
@@ -108,15 +108,15 @@ def test_api_key_comes_from_the_environment(tmp_path, scripted):
 def test_bad_input_names_file_and_line(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(orjson.dumps(arithmetic_task("1 + 1")) + b"\n" + b'{"data_source": "bootcamp/arithmetic"}\n')
-    proc = bc_eval(str(path))
+    proc = bc_eval(str(path), "--model", "builtin:reference")
     assert proc.returncode == 2 and f"{path}:2: missing field 'prompt'".encode() in proc.stderr
-    skipped = bc_eval(str(path), "--skip-invalid", "-q")
+    skipped = bc_eval(str(path), "--model", "builtin:reference", "--skip-invalid", "-q")
     assert skipped.returncode == 0 and len(skipped.stdout.splitlines()) == 1 and b"skipped 1" in skipped.stderr
 
 
 def test_unknown_bootcamp_is_a_clear_error(tmp_path):
     task = arithmetic_task("1 + 1") | {"data_source": "bootcamp/arithmetik"}
-    proc = bc_eval(input=orjson.dumps(task) + b"\n")
+    proc = bc_eval("--model", "builtin:reference", input=orjson.dumps(task) + b"\n")
     assert proc.returncode == 2 and b"<stdin>:1:" in proc.stderr and b"did you mean 'arithmetic'" in proc.stderr
 
 

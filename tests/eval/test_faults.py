@@ -50,10 +50,19 @@ def test_odd_ids_names_and_usage_are_cleaned():
         "choices": [{"message": {"role": "assistant", "content": [{"type": "text", "text": None}],
                                  "tool_calls": [{"id": 7, "function": {"name": 3, "arguments": {"a": 1}}}]},
                      "finish_reason": 5}],
-        "usage": {"prompt_tokens": True, "completion_tokens": 1e300, "total_tokens": 4}})
+        "usage": {"prompt_tokens": True, "completion_tokens": "many", "total_tokens": 4.0}})
     call = message["tool_calls"][0]
     assert call["id"] == "" and call["function"] == {"name": "", "arguments": '{"a":1}'}
     assert message["content"] == "" and finish is None and usage == {"total_tokens": 4}
+
+
+@pytest.mark.parametrize("usage", [{"prompt_tokens": -5}, {"completion_tokens": 1e300},
+                                   {"total_tokens": 10**12}])
+def test_negative_or_absurd_token_counts_are_invalid_responses(usage):
+    """Summed into the run's totals they would falsify them: the answer is refused, typed."""
+    with pytest.raises(ModelError) as info:
+        parse_completion({"choices": [{"message": {"role": "assistant", "content": "4"}}], "usage": usage})
+    assert info.value.type == "invalid_response" and "usage." in info.value.message
 
 
 def _free_port() -> int:

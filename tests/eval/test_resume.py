@@ -9,7 +9,9 @@ from collections import Counter
 from pathlib import Path
 
 import orjson
+import pytest
 
+from bc_common.errors import InputError
 from bc_eval.resume import prepare_resume
 
 from .conftest import BIN, answer, arithmetic_task, bc_eval_env, read_jsonl, write_jsonl
@@ -60,21 +62,40 @@ def test_kill_9_then_resume_leaves_every_task_sample_exactly_once(tmp_path: Path
     assert b"resume: kept" in err
 
 
-def test_resume_drops_torn_errored_and_duplicate_lines(tmp_path: Path):
-    def row(tid: str, sample: int, status: str = "completed") -> bytes:
-        return orjson.dumps({"id": f"{tid}#{sample}", "task_id": tid, "sample": sample, "status": status,
-                             "score": 1.0, "input": {}, "messages": []}) + b"\n"
+def traj(tid: str, sample: int, status: str = "completed", model: str = "m") -> bytes:
+    return orjson.dumps({"id": f"{tid}#{sample}", "task_id": tid, "sample": sample, "status": status,
+                         "model": model, "score": 1.0, "input": {}, "messages": []}) + b"\n"
 
+
+def test_resume_keeps_finished_rows_and_drops_errors_and_a_torn_last_line(tmp_path: Path):
     out = tmp_path / "out.jsonl"
-    out.write_bytes(row("a", 0) + row("a", 1, "error") + row("b", 0) + row("b", 0) + row("c", 0)[:30])
+    out.write_bytes(traj("a", 0) + traj("a", 1, "error") + traj("b", 0) + traj("c", 0)[:30])
     os.chmod(out, 0o640)
     seen = []
-    state = prepare_resume(out, on_kept=seen.append)
+    state = prepare_resume(out, on_kept=seen.append, model="m", samples=2)
     assert state.done == {("a", 0), ("b", 0)}
-    assert (state.dropped_errors, state.dropped_torn, state.dropped_duplicates) == (1, 1, 1)
-    assert out.read_bytes() == row("a", 0) + row("b", 0) and len(seen) == 2
+    assert (state.dropped_errors, state.torn_line) == (1, 4)
+    assert out.read_bytes() == traj("a", 0) + traj("b", 0) and len(seen) == 2
     assert out.stat().st_mode & 0o777 == 0o640
     assert prepare_resume(tmp_path / "missing.jsonl").done == set()
+
+
+@pytest.mark.parametrize("content,line,says", [
+    (traj("a", 0) + b'{"task_id": "b", "sam\n' + traj("c", 0), 2, b"corrupt line in the middle"),
+    (traj("a", 0) + traj("b", 0)[:40] + b"\n", 2, b"corrupt line"),  # complete (newline) yet broken: not torn
+    (traj("a", 0) + b'{"hello": "world"}\n', 2, b"not a bc-eval trajectory"),
+    (traj("a", 0) + b"[1, 2]\n" + traj("b", 0), 2, b"not a bc-eval trajectory"),
+    (traj("a", 0) + traj("b", 0) + traj("a", 0), 3, b"a second trajectory for task 'a' sample 0 (the first is line 1)"),
+    (traj("a", 0) + traj("b", 0, model="other"), 2, b"a trajectory of model 'other', not of this run's 'm'"),
+    (traj("a", 0) + traj("a", 5), 2, b"sample 5 is beyond this run's --samples 2"),
+])
+def test_resume_refuses_lines_that_are_not_this_runs_and_changes_nothing(tmp_path: Path, content, line, says):
+    out = tmp_path / "out.jsonl"
+    out.write_bytes(content)
+    with pytest.raises(InputError) as info:
+        prepare_resume(out, model="m", samples=2)
+    assert str(info.value).startswith(f"{out}:{line}: ") and says in str(info.value).encode()
+    assert out.read_bytes() == content and not list(tmp_path.glob(".out.jsonl.*"))
 
 
 def test_resume_reruns_errors_and_missing_only(tmp_path: Path, scripted):
@@ -97,3 +118,54 @@ def test_resume_reruns_errors_and_missing_only(tmp_path: Path, scripted):
     rows = read_jsonl(out)
     assert [r["task_id"] for r in rows] == [t["id"] for t in tasks]
     assert all(r["status"] == "completed" for r in rows)
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "bc-eval"), *args], capture_output=True, env=bc_eval_env(), timeout=120)
+
+
+def test_settings_are_stored_beside_out_and_a_resume_under_others_is_refused(tmp_path: Path):
+    tasks = write_jsonl(tmp_path / "t.jsonl", [arithmetic_task(f"{i} + 4", i) for i in range(6)])
+    out = tmp_path / "out.jsonl"
+    first = run(str(tasks), "-o", str(out), "--model", "builtin:noisy", "--samples", "2", "-q",
+                "--verify-correction-kwargs", '{"format_score": 0.1}')
+    assert first.returncode == 0, first.stderr.decode()
+    meta = orjson.loads((tmp_path / "out.jsonl.meta.json").read_bytes())
+    assert meta["model"] == "builtin:noisy" and meta["samples"] == 2 and meta["verify_kwargs"] == {"format_score": 0.1}
+    assert meta["limits"]["max_assistant_turns"] is None  # the bootcamp's own budget
+    before = out.read_bytes()
+    assert all(isinstance(orjson.loads(line), dict) for line in before.splitlines())  # OUT: trajectories only
+
+    refused = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
+    assert refused.returncode == 2 and out.read_bytes() == before
+    err = refused.stderr.decode()
+    assert "--resume under other settings" in err and "model \"builtin:noisy\" then, \"builtin:reference\" now" in err
+    assert "samples 2 then, 1 now" in err and "verify_kwargs" in err and "--force" in err
+
+    same = run(str(tasks), "-o", str(out), "--model", "builtin:noisy", "--samples", "2", "--resume", "-q",
+               "--verify-correction-kwargs", '{"format_score": 0.1}')
+    assert same.returncode == 0 and out.read_bytes() == before, same.stderr.decode()
+
+    forced = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--samples", "3", "--resume", "--force",
+                 "-q")
+    assert forced.returncode == 0, forced.stderr.decode()
+    assert b"--force: resuming" in forced.stderr
+    rows = read_jsonl(out)
+    assert Counter(r["model"] for r in rows) == {"builtin:noisy": 12, "builtin:reference": 6}
+    assert orjson.loads((tmp_path / "out.jsonl.meta.json").read_bytes())["model"] == "builtin:reference"
+
+
+def test_resume_of_a_file_with_a_corrupt_middle_line_is_exit_2_and_keeps_it(tmp_path: Path):
+    tasks = write_jsonl(tmp_path / "t.jsonl", [arithmetic_task(f"{i} + 5", i) for i in range(3)])
+    out = tmp_path / "out.jsonl"
+    assert run(str(tasks), "-o", str(out), "--model", "builtin:reference", "-q").returncode == 0
+    lines = out.read_bytes().splitlines(keepends=True)
+    broken = lines[0] + lines[1][:50] + b"\n" + lines[2]
+    out.write_bytes(broken)
+    proc = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
+    assert proc.returncode == 2 and f"{out}:2: not valid JSON".encode() in proc.stderr
+    assert out.read_bytes() == broken
+    out.write_bytes(lines[0] + lines[1][:50])  # torn last line: dropped, said, rerun
+    proc = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
+    assert proc.returncode == 0 and f"dropped the torn last line {out}:2".encode() in proc.stderr
+    assert sorted(r["task_id"] for r in read_jsonl(out)) == ["arith-0", "arith-1", "arith-2"]

@@ -49,3 +49,34 @@ def test_eval_scores_match_local_tools(tmp_path):
                  "workers to report the tool calls")
     finally:
         c.stop()
+
+
+def _eval(*args: str, env: dict, stdin: bytes) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", "from bc_eval.cli import main; main()", *args], cwd=ROOT,
+                          input=stdin, capture_output=True, timeout=120, env=env)
+
+
+def test_a_wrong_token_or_a_dead_tool_server_stops_the_run_before_any_row(tmp_path):
+    c = Cluster(tmp_path)
+    c.tools = str(ARITHMETIC_TOOLS)
+    try:
+        c.start_master()  # a master alone answers the check: it knows the token, workers are not needed
+        remote = tmp_path / "remote.yaml"
+        remote.write_bytes(bc("toolserve", "config", str(ARITHMETIC_TOOLS), "--master-url", c.url))
+        tasks = bc("gen", "arithmetic", "-n", "5", "--seed", "3")
+        out = tmp_path / "out.jsonl"
+        args = ["--model", "builtin:reference", "--tool-config", str(remote), "-q", "-o", str(out)]
+        wrong = {**c.env, "BC_TOOLSERVE_TOKEN": "not-the-token"}
+        proc = _eval(*args, env=wrong, stdin=tasks)
+        assert proc.returncode == 2, proc.stderr.decode()
+        assert b"forbidden" in proc.stderr and b"BC_TOOLSERVE_TOKEN" in proc.stderr
+        assert b"not-the-token" not in proc.stderr and out.read_bytes() == b""
+        dry = _eval(*args, "--dry-run", env=wrong, stdin=tasks)
+        assert dry.returncode == 2 and b"forbidden" in dry.stderr
+        good = _eval(*args, "--dry-run", env=c.env, stdin=tasks)
+        assert good.returncode == 0, good.stderr.decode()
+        assert f"tool server {c.url}/calculate answers and takes the token".encode() in good.stderr
+    finally:
+        c.stop()
+    dead = _eval(*args, env=c.env, stdin=tasks)  # the master is gone
+    assert dead.returncode == 2 and b"unavailable: cannot reach" in dead.stderr and out.read_bytes() == b""

@@ -39,3 +39,28 @@ def test_same_keys_for_every_sample_and_weights() -> None:
 
 def test_ground_truth_as_object_too() -> None:
     assert compute_score(DS, RIGHT, json.loads(GT), {})["acc"] == 1.0
+
+
+def test_moves_made_through_tools_are_graded_from_the_recorded_assistant_messages() -> None:
+    """minesweeper's moves are `reveal` tool calls: the agent loop records the assistant messages with their calls
+    (`bc_assistant_messages`), and the verifier replays them; texts alone hold no move."""
+    import asyncio
+
+    import orjson
+
+    from bc_common.bootcamp import assistant_texts
+    from bc_common.builtin_model import reference_trajectory
+    from bc_common.environment import Environments
+    from bc_common.tasks import TaskSet
+
+    row = TaskSet("minesweeper", seed=5, groups=["easy"])[0]
+    trajectory = asyncio.run(reference_trajectory(row, Environments().get(row["data_source"])))
+    assert trajectory["score"] == 1.0
+    mine = [{k: m[k] for k in ("role", "content", "tool_calls") if k in m}
+            for m in trajectory["messages"] if m["role"] == "assistant"]
+    gt = orjson.dumps(row["reward_model"]["ground_truth"]).decode()
+    extra = {"bc_assistant_texts": assistant_texts(trajectory["messages"]),
+             "bc_assistant_messages": orjson.dumps(mine).decode()}
+    assert compute_score("bootcamp/minesweeper", "", gt, extra)["acc"] == 1.0
+    del extra["bc_assistant_messages"]
+    assert compute_score("bootcamp/minesweeper", "", gt, extra)["acc"] == 0.0

@@ -107,7 +107,7 @@ def test_reference_game_through_the_loop_scores_one(run: dict[str, Any], first: 
     verifier = get_bootcamp(DS).reward
     assert verifier.verify_score(turns[-1], identity) == 0.0
     # another loop's rollout (no recorded texts): the decoded response is cut into its assistant turns
-    fallback = _score(run, item, out, bc_assistant_texts=True, bc_final_text=True)
+    fallback = _score(run, item, out, bc_assistant_texts=True, bc_assistant_messages=True, bc_final_text=True)
     assert fallback["acc"] == 1.0 and fallback["graded_final_turn"] == 0.0
 
 

@@ -1,0 +1,41 @@
+"""Grades the final assistant text: the grid in the last <answer>...</answer> must obey every binairo rule
+(`rules.violations`) and keep the givens. Any grid that does scores 1.0; nothing is compared to a stored grid."""
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from bc_common.answer_blocks import grid_lines, last_tagged
+from bc_common.bootcamp import RewardCalculator
+
+from .rules import violations
+
+MAX_ANSWER = 8192  # a 14x14 grid with spaces is under 500 characters
+
+
+class BinairoRewardCalculator(RewardCalculator):
+    """1.0 for a complete grid that breaks no rule and keeps every given, else 0 (only the last answer counts)."""
+
+    identity_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "required": ["size", "givens"],
+        "additionalProperties": False,
+        "properties": {
+            "size": {"enum": [4, 6, 8, 10, 12, 14]},
+            "givens": {"type": "array", "minItems": 4, "maxItems": 14,
+                       "items": {"type": "string", "pattern": "^[01.]{4,14}$"}},
+        },
+    }
+
+    @staticmethod
+    def extract_output(output_str: str) -> list[str] | None:
+        body = last_tagged(output_str, max_length=MAX_ANSWER)
+        if body is None:
+            return None
+        return grid_lines(body) or None
+
+    @classmethod
+    def _verify_correction(cls, extracted: list[str], identity: dict[str, Any], **kwargs: Any) -> bool:
+        givens = identity["givens"]
+        if len(givens) != identity["size"]:
+            return False
+        return not violations(extracted, givens)

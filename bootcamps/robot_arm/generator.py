@@ -1,0 +1,152 @@
+"""Seeded reaching tasks: an arm, obstacles, a start configuration and a target point, solvable by construction.
+
+A draw is kept only when the start and a drawn goal configuration are collision-free, the straight joint-space
+line between them is blocked (the task needs planning), and the reference procedure (RRT-Connect over MuJoCo
+collision checks, learning hidden obstacles from replays) reaches the target; otherwise it is redrawn.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from bc_common.bootcamp import InstructionGenerator
+
+from .discovery import solve
+from .prompt import render_prompt
+from .scene import PLANAR, SPATIAL
+from .world import World
+
+DECIMALS = 4  # joint angles and points in the identity (same seed => same bytes)
+SIZE_DECIMALS = 3  # lengths, radii and obstacle dimensions
+
+
+@dataclass
+class RobotArmConfig:
+    arm: str = PLANAR  # "planar" (links in the plane z = 0) or "spatial" (6 joints)
+    links: int = 3  # planar arms only
+    min_obstacles: int = 2
+    max_obstacles: int = 3
+    hidden: bool = False  # obstacles absent from the prompt: found only through the tools
+    tolerance: float = 0.02  # metres between the end effector and the target
+    margin: float = 0.02  # metres of clearance every link must keep
+    require_detour: bool = True  # the straight line to the drawn goal collides and the reference path bends
+    max_draws: int = 400
+
+    def validate(self) -> None:
+        if self.arm not in (PLANAR, SPATIAL):
+            raise ValueError(f"arm must be {PLANAR!r} or {SPATIAL!r}")
+        if not 2 <= self.links <= 6:
+            raise ValueError("links must be in 2..6")
+        if not 0 <= self.min_obstacles <= self.max_obstacles <= 8:
+            raise ValueError("need 0 <= min_obstacles <= max_obstacles <= 8")
+        if not 0.005 <= self.tolerance <= 0.2:
+            raise ValueError("tolerance must be in [0.005, 0.2] metres")
+        if not 0.005 <= self.margin <= 0.1:
+            raise ValueError("margin must be in [0.005, 0.1] metres")
+        if not 1 <= self.max_draws <= 10_000:
+            raise ValueError("max_draws must be in 1..10000")
+
+
+class RobotArmInstructionGenerator(InstructionGenerator):
+    """Draws scenes from `self.rng` until one passes the solvability check (bounded by `max_draws`)."""
+
+    Config = RobotArmConfig
+    name = "robot_arm"
+
+    def case_generator(self) -> dict[str, Any]:
+        for _ in range(self.max_draws):
+            identity = self._draw()
+            if identity is None:
+                continue
+            solved = solve(identity)
+            # a one-segment answer would need no planning: keep tasks whose reference path bends
+            if solved is not None and (len(solved[0]) >= 2 or not self.require_detour):
+                return identity
+        raise RuntimeError(f"no solvable robot_arm task in {self.max_draws} draws; loosen the config "
+                           "(fewer or smaller obstacles, a larger tolerance)")
+
+    def prompt_func(self, identity: dict[str, Any]) -> str:
+        return render_prompt(identity)
+
+    # -- drawing ----------------------------------------------------------------------------------------
+    def _u(self, lo: float, hi: float, decimals: int = SIZE_DECIMALS) -> float:
+        return round(self.rng.uniform(lo, hi), decimals)
+
+    def _arm(self) -> tuple[list[dict[str, float]], list[list[float]]]:
+        if self.arm == PLANAR:
+            links = [{"length": self._u(0.2, 0.4), "radius": self._u(0.02, 0.035)} for _ in range(self.links)]
+            limits = [[-self._u(2.6, 3.1), self._u(2.6, 3.1)]]
+            limits += [[-self._u(1.9, 2.6), self._u(1.9, 2.6)] for _ in range(self.links - 1)]
+            return links, limits
+        spans = ((0.25, 0.35, 0.05), (0.3, 0.42, 0.04), (0.25, 0.38, 0.035), (0.08, 0.12, 0.03), (0.05, 0.09, 0.02))
+        links = [{"length": self._u(lo, hi), "radius": self._u(r - 0.005, r + 0.005)} for lo, hi, r in spans]
+        limits = [[-self._u(2.6, 3.1), self._u(2.6, 3.1)],  # base yaw
+                  [-self._u(1.7, 2.1), self._u(0.3, 0.7)],  # shoulder: negative lifts the arm
+                  [-self._u(2.0, 2.5), self._u(2.0, 2.5)],  # elbow
+                  [-self._u(2.6, 3.1), self._u(2.6, 3.1)],  # wrist roll
+                  [-self._u(1.6, 2.0), self._u(1.6, 2.0)],  # wrist pitch
+                  [-3.1416, 3.1416]]  # tool roll
+        return links, limits
+
+    def _obstacle(self, index: int, links: list[dict[str, float]]) -> dict[str, Any]:
+        shape = "sphere" if self.rng.random() < 0.5 else "box"
+        phi = self.rng.uniform(-math.pi, math.pi)
+        if self.arm == PLANAR:
+            size = ([self._u(0.04, 0.1)] if shape == "sphere"
+                    else [self._u(0.02, 0.08), self._u(0.02, 0.08), 0.1])
+            # beyond the first link's sweep: an obstacle there would split joint_1's range for good
+            reach = sum(link["length"] for link in links)
+            low = links[0]["length"] + links[0]["radius"] + math.hypot(size[0], size[-1] if len(size) < 3
+                                                                        else size[1]) + self.margin
+            rho, z = self.rng.uniform(min(low, 0.8 * reach), 0.9 * reach), 0.0
+        else:
+            reach = sum(link["length"] for link in links[1:])
+            low = links[0]["radius"] + 0.15  # clear of the column
+            rho = self.rng.uniform(low, 0.9 * reach)
+            if shape == "sphere":
+                size = [self._u(0.05, 0.12)]
+                z = self.rng.uniform(0.1, links[0]["length"] + 0.6 * reach)
+            else:
+                size = [self._u(0.03, 0.1), self._u(0.03, 0.1), self._u(0.05, 0.3)]
+                z = size[2] if self.rng.random() < 0.5 else self.rng.uniform(0.1, links[0]["length"] + 0.5 * reach)
+        obstacle: dict[str, Any] = {"name": f"obstacle_{index + 1}", "shape": shape,
+                                    "pos": [round(rho * math.cos(phi), SIZE_DECIMALS),
+                                            round(rho * math.sin(phi), SIZE_DECIMALS), round(z, SIZE_DECIMALS)],
+                                    "size": size}
+        if shape == "box":
+            obstacle["yaw"] = self._u(-math.pi, math.pi)
+        return obstacle
+
+    def _config(self, limits: list[list[float]]) -> list[float]:
+        return [round(self.rng.uniform(lo, hi), DECIMALS) + 0.0 for lo, hi in limits]
+
+    def _draw(self) -> dict[str, Any] | None:
+        """One candidate task, or None when its start, goal or straight line fails the checks."""
+        links, limits = self._arm()
+        count = self.rng.randint(self.min_obstacles, self.max_obstacles)
+        identity: dict[str, Any] = {
+            "arm": self.arm, "links": links, "limits": limits,
+            "obstacles": [self._obstacle(i, links) for i in range(count)],
+            "start": self._config(limits), "target": [0.0, 0.0, 0.0],
+            "tolerance": self.tolerance, "margin": self.margin, "hidden": self.hidden,
+        }
+        world = World(identity)  # not cached: most draws are used once
+        start = np.array(identity["start"])
+        if world.collides(start):
+            return None
+        reach = float(world.reach[0])
+        for _ in range(20):
+            goal = np.array(self._config(limits))
+            if world.collides(goal):
+                continue
+            target = world.end_effector(goal)
+            if np.linalg.norm(target - world.end_effector(start)) < max(0.3 * reach, 3 * self.tolerance):
+                continue
+            if self.require_detour and world.segment_free(start, goal):
+                continue
+            identity["target"] = [round(float(v), DECIMALS) + 0.0 for v in target]  # no -0.0
+            return identity
+        return None

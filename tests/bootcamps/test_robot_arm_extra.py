@@ -1,0 +1,30 @@
+"""Without MuJoCo (the `robotics` extra), robot_arm is listed as unavailable with its install hint and using it is
+exit 2; nothing else breaks. Runs whether or not MuJoCo is installed: a child process hides it."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HIDE_MUJOCO = "import sys; sys.modules['mujoco'] = None\n"  # import mujoco now fails; find_spec says missing
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HIDE_MUJOCO + code], capture_output=True, text=True, timeout=120)
+
+
+def test_without_mujoco_the_bootcamp_is_unavailable_with_the_install_hint() -> None:
+    done = _run("from bc_common.catalog import available, load\n"
+                "m = load('robot_arm')\n"
+                "print(m.available, m.hint)\n"
+                "print('robot_arm' in available(), 'robot_arm' in available(include_unavailable=True))\n"
+                "print('arithmetic' in available())\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["False pip install 'bootcamp-harness[robotics]'", "False True", "True"]
+
+
+def test_without_mujoco_bc_gen_lists_it_and_refuses_it_with_exit_2() -> None:
+    listed = _run("from bc_gen.cli import main\nmain(['--list'])\n")
+    assert "robot_arm" in listed.stdout + listed.stderr and "robotics" in listed.stdout + listed.stderr
+    refused = _run("from bc_gen.cli import main\nmain(['robot_arm', '-n', '1'])\n")
+    assert refused.returncode == 2
+    assert "bootcamp-harness[robotics]" in refused.stderr
