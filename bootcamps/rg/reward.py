@@ -4,13 +4,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from bc_common.answer_blocks import last_tagged
 from bc_common.bootcamp import RewardCalculator
 
 from . import datasets
 from .entry_json import restore
 
-_LAST_CLOSE = re.compile(r"(?is).*</answer>")  # greedy: ends at the last closing tag, in linear time
-_LAST_OPEN = re.compile(r"(?is).*<answer>")
 MIN_ANSWER_LIMIT = 4096  # longer answers are not passed to reasoning-gym's parsers (some are slow on long input)
 SOLVER_ANSWER_LIMIT = 65536  # datasets with no stored answer (plans, colourings): a generous bound
 # number bombs: `Fraction("1e999999999")`, sympy's `2**99999999` or `99999!` compute for minutes; an answer with
@@ -19,15 +18,9 @@ _BOMB = re.compile(r"\d\s*[eE]\s*[+-]?\d{5,}|(\*\*|\^)\s*[(+\s]*\d{4,}|\d{4,}\s*
 
 
 def answer_block(text: str) -> str | None:
-    """The text inside the last complete <answer>...</answer> block (tags in any case), stripped; None if none."""
-    close = _LAST_CLOSE.match(text)
-    if close is None:
-        return None
-    end = close.end() - len("</answer>")
-    opening = _LAST_OPEN.match(text, 0, end)
-    if opening is None:
-        return None
-    return text[opening.end():end].strip()
+    """The text inside the last complete <answer>...</answer> block, stripped; None if there is none."""
+    body = last_tagged(text, max_length=SOLVER_ANSWER_LIMIT)
+    return None if body is None else body.strip()
 
 
 def answer_limit(identity: dict[str, Any]) -> int:

@@ -188,7 +188,7 @@ def test_verifier_reads_the_last_answer_block_with_reasoning_gyms_partial_credit
     reward = load("rg/leg_counting").reward
     ident = identity("rg/leg_counting")
     right = ident["answer"]
-    assert reward.verify_score(f"I think 3.\n<ANSWER> {right} </Answer>", ident) == 1.0
+    assert reward.verify_score(f"I think 3.\n<answer> {right} </answer>", ident) == 1.0
     assert reward.verify_score(f"<answer>{right}</answer> no, <answer>{int(right) + 1}</answer>", ident) == 0.0
     assert reward.verify_score(f"<answer>{right}", ident) == 0.0  # an unclosed block is no answer
     assert reward.verify_score(right, ident) == 0.0  # the format is part of the task
