@@ -8,7 +8,6 @@ that draw a pool of `size` items when they are built get a fresh one-item datase
 from __future__ import annotations
 
 import contextlib
-import copy
 import dataclasses
 import datetime
 import enum
@@ -33,6 +32,7 @@ FULL_SIZE = 2**31 - 1  # virtual size of a shared dataset object: the index is d
 SIZE_LIMITS = {"word_ladder": 20_000}  # the dataset's own validate() refuses a larger size
 # datasets that draw a pool of `size` items (or pool indices) when built: one fresh dataset per row
 PER_ROW_SEED = frozenset({"acre", "gsm_symbolic", "list_functions"})
+NUMPY_GLOBAL = frozenset({"pool_matrix"})  # seeds numpy's global state (np.random.seed) for each item
 MAX_LEVELS = 10  # curriculum levels offered as groups level_0 .. level_9
 COMPOSITE = "composite"
 COMPOSITE_DEFAULT = [  # a mix of quick datasets from several categories; --set datasets=[...] chooses others
@@ -114,11 +114,29 @@ def params_of(config: Any) -> dict[str, Any]:
 
 def parse_params(name: str, params: dict[str, Any], source: str) -> dict[str, Any]:
     """Parameters checked and typed by the dataset's Config: JSON values become what a field declares (tuples,
-    an options dataclass, an enum member, a date or time)."""
-    cls = config_class(name)
-    hints = typing.get_type_hints(cls)
-    revived = {key: _revive(value, hints.get(key), f"{source}: key {key!r}") for key, value in params.items()}
-    return params_of(build_dataclass(cls, revived, source=source))
+    an options dataclass, an enum member, a date or time). Cached: treat the result as read-only."""
+    try:
+        key: str | None = canonical(params)
+    except TypeError:  # not JSON at all: let the Config say what is wrong
+        key = None
+    if key is not None and (name, key) in _PARSED:
+        return _PARSED[(name, key)]
+    hints = _hints(name)
+    revived = {k: _revive(value, hints.get(k), f"{source}: key {k!r}") for k, value in params.items()}
+    parsed = params_of(build_dataclass(config_class(name), revived, source=source))
+    if key is not None:
+        if len(_PARSED) > CACHE_SIZE:
+            _PARSED.clear()
+        _PARSED[(name, key)] = parsed
+    return parsed
+
+
+_PARSED: dict[tuple[str, str], dict[str, Any]] = {}
+
+
+@functools.cache
+def _hints(name: str) -> dict[str, Any]:
+    return typing.get_type_hints(config_class(name))
 
 
 def _revive(value: Any, hint: Any, where: str) -> Any:
@@ -248,14 +266,15 @@ ITEMS_CACHED = 256  # some items take seconds to make; the same row asked for tw
 
 
 def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int) -> dict[str, Any]:
-    """Item `index` of the dataset: reasoning-gym's `{question, answer, metadata}` (a copy: callers may keep it).
+    """Item `index` of the dataset: reasoning-gym's `{question, answer, metadata}` (shared with the cache: copy it
+    before changing it).
     A dataset that fails is dropped from the cache (some shrink their own size when an item cannot be made),
     so items never depend on what was generated before them."""
     key = (name, canonical(params), seed, size, index)
     item = _ITEMS.get(key)
     if item is None:
         try:
-            with _global_rngs(seed, index), quiet():
+            with _global_rngs(name, seed, index), quiet():
                 item = dataset(name, params, seed, size)[index]
         except BaseException:
             _CACHE.pop(key[:4], None)
@@ -265,7 +284,7 @@ def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int) -
             _ITEMS.popitem(last=False)
     else:
         _ITEMS.move_to_end(key)
-    return copy.deepcopy(item)
+    return item
 
 
 def clear_caches() -> None:
@@ -283,12 +302,12 @@ def quiet() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _global_rngs(seed: int, index: int) -> Iterator[None]:
+def _global_rngs(name: str, seed: int, index: int) -> Iterator[None]:
     """Python's global `random` seeded from the item's coordinates while it is made (a few reasoning-gym helpers
-    draw from it: without this, list_functions items differ from run to run), then put back as it was, with
-    numpy's global state (pool_matrix seeds it), so the caller's streams are left alone."""
+    draw from it: without this, list_functions items differ from run to run), then put back as it was; numpy's
+    global state too for the dataset that seeds it. The caller's streams are left alone."""
     state = random.getstate()
-    numpy = sys.modules.get("numpy")
+    numpy = sys.modules.get("numpy") if name in NUMPY_GLOBAL else None
     np_state = numpy.random.get_state() if numpy is not None else None
     random.seed(seed * FULL_SIZE + index)
     try:

@@ -1,6 +1,7 @@
 """The verifier of every rg/<dataset>: reasoning-gym's own `score_answer` on the last <answer>...</answer> block."""
 from __future__ import annotations
 
+import copy
 import re
 from typing import Any
 
@@ -34,7 +35,7 @@ def entry_of(identity: dict[str, Any]) -> dict[str, Any]:
     name = identity["dataset"]
     if identity.get("regenerate"):
         params = datasets.parse_params(name, identity["config"], f"rg/{name} identity")
-        return datasets.entry(name, params, identity["seed"], identity["size"], identity["index"])
+        return copy.deepcopy(datasets.entry(name, params, identity["seed"], identity["size"], identity["index"]))
     restored = restore({"answer": identity.get("answer"), "metadata": identity.get("metadata")},
                        identity.get("restore") or [])
     return {"question": identity.get("question", ""), **restored}
