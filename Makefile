@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup setup-verl demo test test-fast bench lint clean
+.PHONY: setup setup-verl setup-report demo test test-fast bench lint clean
 
 setup: $(VENV)/.installed
 
@@ -17,9 +17,16 @@ $(VENV)/.installed: pyproject.toml setup.py
 # verl 0.9.1 with the CPU torch: needed by `bc-train --check` and its tests (~2 GB, ~2 min).
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,reasoning-gym]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,report,reasoning-gym]'
 
-demo: setup
+# bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
+setup-report: $(VENV)/.installed-report
+
+$(VENV)/.installed-report: $(VENV)/.installed
+	$(PY) -m pip install -q -e '.[dev,report]'
+	touch $@
+
+demo: setup-report
 	@bash scripts/demo.sh
 
 test: setup

@@ -36,5 +36,12 @@ echo "== 3. bc-filter: solved trajectories, best per task, as SFT rows" >&2
 echo "== 4. bc-train: a verl 0.9.1 GRPO run directory (multi-turn, tools, feedback turns) and an SFT one" >&2
 "$BIN/bc-train" "$OUT/tasks.jsonl" -o "$OUT/rl" --model Qwen/Qwen2.5-0.5B-Instruct
 "$BIN/bc-train" "$OUT/sft.jsonl" -o "$OUT/sft" --model Qwen/Qwen2.5-0.5B-Instruct
-echo "outputs in $OUT/: tasks.jsonl trajectories.jsonl summary.json sft.jsonl rl/ sft/" >&2
+echo "== 5. bc-report: tables with confidence intervals, plots and a trajectory browser in one offline HTML file;" >&2
+echo "      the same tasks played by the reference policy, compared pair by pair with the noisy run" >&2
+"$BIN/bc-eval" "$OUT/tasks.jsonl" --model builtin:reference --samples 2 -c 64 -o "$OUT/reference.jsonl" 2>/dev/null
+"$BIN/bc-report" "$OUT/trajectories.jsonl" --compare "$OUT/reference.jsonl" --title "bc-report: make demo" \
+  -o "$OUT/report.html"
+echo "outputs in $OUT/: tasks.jsonl trajectories.jsonl reference.jsonl summary.json sft.jsonl rl/ sft/ report.html" >&2
 echo "next: bc-train --check $OUT/rl (needs: make setup-verl), then $OUT/rl/run.sh on a GPU node" >&2
+echo "report: open $(pwd)/$OUT/report.html" >&2
+echo "$(pwd)/$OUT/report.html"

@@ -1,7 +1,8 @@
 """Built-in models (no network, no key): each bootcamp's reference policy, played through the same loop.
 
 `builtin:reference` answers as the policy does; `builtin:noisy` answers a turn wrongly with probability
-`error_rate`, drawn from `rng_for(task_id, sample, turn)` so every run of the same tasks is identical.
+`error_rate`, drawn from `rng_for(task_id, sample, turn)` so every run of the same tasks is identical; a `seed`
+parameter keys a different (equally reproducible) stream, for independent noisy runs of the same tasks.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def is_builtin(model: str) -> bool:
 
 
 class BuiltinModel:
-    """A reference-policy model. `params`: `error_rate` (noisy only, default 0.3)."""
+    """A reference-policy model. `params`: `error_rate` (noisy only, default 0.3) and `seed` (default: none, the
+    stream every earlier run used)."""
 
     def __init__(self, model: str, params: dict[str, Any] | None = None):
         kind = model.split(":", 1)[1]
@@ -33,6 +35,10 @@ class BuiltinModel:
         self.error_rate = float(params.pop("error_rate", 0.3 if kind == "noisy" else 0.0))
         if not 0.0 <= self.error_rate <= 1.0:
             raise ConfigError(f"error_rate must be in [0, 1], got {self.error_rate}")
+        seed = params.pop("seed", None)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ConfigError(f"seed must be an integer, got {seed!r}")
+        self.seed_key = () if seed is None else (seed,)  # no seed: the keys of runs made before seeds existed
         self.ignored = sorted(params)  # parameters a built-in model has no use for (the CLI warns)
 
     async def complete(self, request: ModelRequest) -> ModelReply:
@@ -42,7 +48,7 @@ class BuiltinModel:
         identity = identity_of(request.task)
         policy = request.policy(identity, tools=[t["function"]["name"] for t in request.tools])
         wrong = self.error_rate > 0 and rng_for(request.task_id, request.sample, request.turn,
-                                                "noisy").random() < self.error_rate
+                                                "noisy", *self.seed_key).random() < self.error_rate
         message = dict(policy.respond(request.messages, wrong=wrong))
         message.setdefault("content", "")
         if message["content"] is None:

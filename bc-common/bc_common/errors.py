@@ -33,6 +33,12 @@ class ConfigError(BcError):
     exit_code = 2
 
 
+class UsageError(BcError):
+    """Flags that cannot work together: an output that is also an input, a run directory in use."""
+
+    exit_code = 2
+
+
 class RegistryError(BcError):
     """A bootcamp, tool or class that cannot be found or loaded."""
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import check_keys, load_yaml, unknown_key_error
-from .errors import ConfigError
+from .errors import ConfigError, RegistryError
 from .registry import load_class
 
 GROUP_KEYS = {"config", "generation_ratio", "yaml_tool_path", "yaml_interaction_path"}
@@ -109,7 +109,12 @@ def load_instruction_config(path: str | Path, overrides: dict[str, Any] | None =
     class_name = glob.get("class_name")
     if not class_name:
         raise ConfigError(f"{p}: global_config.class_name is required (the generator class path)")
-    gen_cls = load_class(class_name)
+    from .bootcamp import InstructionGenerator
+
+    try:
+        gen_cls = load_class(class_name, InstructionGenerator)
+    except RegistryError as exc:
+        raise RegistryError(f"{p}: global_config.class_name: {exc}") from None
     param_names = {f.name for f in dataclasses.fields(gen_cls.Config)} \
         if dataclasses.is_dataclass(getattr(gen_cls, "Config", None)) else set()
     base = p.parent

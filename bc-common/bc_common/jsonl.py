@@ -9,7 +9,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
@@ -47,7 +46,10 @@ class ReadStats:
 
 
 BOM = b"\xef\xbb\xbf"
-_LONG_INT = re.compile(rb"\d{20}")  # an integer orjson would read as a float (beyond 64 bits)
+# 20 digits in a row: maybe an integer orjson would read as a float (beyond 64 bits). Found by mapping every ASCII
+# digit to "0" and everything else to " " (bytes.translate, then a substring search: ~10x faster than a regex)
+_DIGIT_MAP = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
+_LONG_RUN = b"0" * 20
 
 
 def _reject_constant(name: str) -> Any:
@@ -58,7 +60,7 @@ def loads(raw: bytes | str) -> Any:
     """Parse JSON like orjson, except that integers beyond 64 bits stay exact ints (orjson rounds them to floats).
     Raises orjson.JSONDecodeError."""
     data = orjson.loads(raw)
-    if _LONG_INT.search(raw if isinstance(raw, bytes) else raw.encode()):
+    if _LONG_RUN in (raw if isinstance(raw, bytes) else raw.encode()).translate(_DIGIT_MAP):
         data = json.loads(raw, parse_constant=_reject_constant)
     return data
 
@@ -98,12 +100,13 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
 
 
 def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: bool = False,
-                 stats: ReadStats | None = None,
-                 validate: Callable[[Any], None] | None = None) -> Iterator[Record]:
+                 stats: ReadStats | None = None, validate: Callable[[Any], None] | None = None,
+                 convert: Callable[[Any], Any] | None = None) -> Iterator[Record]:
     """Records from JSONL (default), .json (object or array) and .parquet files; stdin when `paths` is empty.
 
-    A line that is not JSON, or that `validate` rejects (raising InputError), raises InputError naming
-    FILE:LINE — or, with `skip_invalid`, is counted in `stats` and skipped.
+    `convert(data)` (before `validate`) may return another object for a row (an older format read as ours);
+    such a record has no `raw` bytes. A line that is not JSON, or that `convert` or `validate` rejects (raising
+    InputError), raises InputError naming FILE:LINE — or, with `skip_invalid`, is counted in `stats` and skipped.
     """
     stats = stats if stats is not None else ReadStats()
     for path in list(paths or []) or ["-"]:
@@ -124,9 +127,14 @@ def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: boo
                         data = loads(raw)
                     except orjson.JSONDecodeError as exc:
                         raise InputError(f"invalid JSON: {exc}", source=source, line=lineno) from None
-                if validate is not None:
+                if convert is not None or validate is not None:
                     try:
-                        validate(data)
+                        if convert is not None:
+                            converted = convert(data)
+                            if converted is not data:
+                                data, raw = converted, None
+                        if validate is not None:
+                            validate(data)
                     except InputError as exc:
                         exc.source, exc.line = source, lineno
                         raise InputError(exc.reason, source=source, line=lineno, field=exc.field) from None

@@ -62,8 +62,9 @@ class Bootcamp:
     interaction_config: Path | None = None
     instruction_config: Path | None = None
     default_config: dict[str, Any] = field(default_factory=dict)  # parameters applied under every group
-    # turn budgets a task of this bootcamp needs (`max_assistant_turns`, `max_user_turns`); the harness's defaults
-    # (5 and 20) apply where this is silent and the user gives no budget of their own
+    # turn budgets and tool-call caps a task of this bootcamp needs (`max_assistant_turns`, `max_user_turns`,
+    # `max_tool_calls_per_turn`, `max_tool_calls`); the harness's defaults (5, 20, 16, 64) apply where this is
+    # silent and the user gives none of their own
     limits: dict[str, int] = field(default_factory=dict)
     # conformance suite settings: `n` (tasks, default 200), `small_answer_space` (a reason; see bc_common.conformance)
     conformance: dict[str, Any] = field(default_factory=dict)
@@ -78,7 +79,8 @@ class Bootcamp:
         if self.interaction and self.interaction_config:
             raise RegistryError(f"bootcamp {self.name or self.description!r}: give the interaction as a class or "
                                 "as an interaction_config path, not both")
-        unknown = set(self.limits) - {"max_assistant_turns", "max_user_turns"}
+        unknown = set(self.limits) - {"max_assistant_turns", "max_user_turns", "max_tool_calls_per_turn",
+                                      "max_tool_calls"}
         if unknown:
             raise RegistryError(f"bootcamp {self.name!r}: unknown limits {sorted(unknown)}")
         names = [g.name for g in self.groups]

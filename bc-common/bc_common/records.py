@@ -123,11 +123,34 @@ def check_task(row: Any) -> None:
         raise InputError("field 'extra_info' must be an object", field="extra_info")
 
 
+ROLES = frozenset(("system", "user", "assistant", "tool"))
+
+
+def check_messages(messages: Any, name: str = "messages") -> None:
+    """Raise InputError naming the element unless `messages` is a list of chat messages (schema `_MESSAGE`)."""
+    if not isinstance(messages, list):
+        raise InputError(f"field {name!r} must be a list", field=name)
+    for i, msg in enumerate(messages):
+        where = f"{name}[{i}]"
+        if not isinstance(msg, dict) or msg.get("role") not in ROLES:
+            raise InputError(f"field {where!r} must be a chat message object with a role "
+                             f"({', '.join(sorted(ROLES))})", field=where)
+        content = msg.get("content")
+        if content is not None and not isinstance(content, str) and not (
+                isinstance(content, list) and all(isinstance(p, dict) for p in content)):
+            raise InputError(f"field '{where}.content' must be a string, a list of content parts or null",
+                             field=f"{where}.content")
+        calls = msg.get("tool_calls")
+        if calls is not None and not (isinstance(calls, list) and all(
+                isinstance(c, dict) and isinstance(c.get("function"), dict) for c in calls)):
+            raise InputError(f"field '{where}.tool_calls' must be a list of tool calls with a 'function' object",
+                             field=f"{where}.tool_calls")
+
+
 def check_trajectory(row: Any) -> None:
     """Raise InputError naming the field when `row` is not a trajectory row."""
     _require(row, ("id", "task_id", "input", "messages", "score", "status"), "trajectory")
-    if not isinstance(row["messages"], list):
-        raise InputError("field 'messages' must be a list", field="messages")
+    check_messages(row["messages"])
     score = row["score"]
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         raise InputError("field 'score' must be a number", field="score")

@@ -5,7 +5,7 @@ Installed bootcamps are found by `bc_common.catalog` (re-exported here: `availab
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +16,9 @@ from .errors import ConfigError, RegistryError
 from .manifest import Bootcamp
 
 
-def load_class(dotted: str) -> Any:
-    """Import `package.module.Name` (or `package.module:Name`)."""
+def load_class(dotted: str, base: type | None = None) -> Any:
+    """Import `package.module.Name` (or `package.module:Name`); with `base`, refuse anything that is not a
+    subclass of it (a config naming `builtins.print` is a RegistryError, not a traceback later)."""
     if not isinstance(dotted, str) or not dotted.strip():
         raise RegistryError(f"expected a dotted class path, got {dotted!r}")
     module_name, sep, attr = dotted.partition(":")
@@ -35,12 +36,17 @@ def load_class(dotted: str) -> Any:
             obj = getattr(obj, part)
     except AttributeError:
         raise RegistryError(f"module {module_name!r} has no {attr!r}") from None
+    if base is not None and not (isinstance(obj, type) and issubclass(obj, base)):
+        what = f"class {obj.__module__}.{obj.__qualname__}" if isinstance(obj, type) else type(obj).__name__
+        raise RegistryError(f"{dotted!r} must name a subclass of {base.__module__}.{base.__qualname__} "
+                            f"(it is a {what})")
     return obj
 
 
 @dataclass
 class RegistryEntry:
-    """One line of the seed's `bootcamp_registry.jsonl`."""
+    """One line of the seed's `bootcamp_registry.jsonl`. The generation keys (`split_samples`, `output_dir`,
+    `shuffle`, `gen_parquet`, `global_config_overrides`) are None/empty when the line does not set them."""
 
     data_source: str
     instruction_config_path: Path | None = None
@@ -48,6 +54,11 @@ class RegistryEntry:
     yaml_interaction_path: Path | None = None
     reward_calculator_class: str | None = None
     source: str = ""
+    split_samples: dict[str, int] | None = None
+    output_dir: Path | None = None
+    shuffle: bool | None = None
+    gen_parquet: bool | None = None
+    global_config_overrides: dict[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -55,7 +66,41 @@ class RegistryEntry:
 
 
 _REGISTRY_KEYS = {"data_source", "instruction_config_path", "yaml_tool_path", "yaml_interaction_path",
-                  "reward_calculator_class", "name", "description"}
+                  "reward_calculator_class", "name", "description", "split_samples", "output_dir", "shuffle",
+                  "gen_parquet", "global_config_overrides", "tool_config_path", "interaction_config_path"}
+_ALIASES = {"tool_config_path": "yaml_tool_path", "interaction_config_path": "yaml_interaction_path"}
+
+
+def _generation_keys(row: dict[str, Any], where: str) -> dict[str, Any]:
+    """The seed's per-line generation keys, type-checked (the seed's batch generator honours them)."""
+    from .instruction_config import parse_split_samples
+
+    out: dict[str, Any] = {}
+    for key in ("shuffle", "gen_parquet"):
+        if row.get(key) is not None:
+            if not isinstance(row[key], bool):
+                raise ConfigError(f"{where}: {key} must be true or false, got {row[key]!r}")
+            out[key] = row[key]
+    if row.get("split_samples") is not None:
+        try:
+            out["split_samples"] = parse_split_samples(row["split_samples"])
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+    if row.get("output_dir") is not None:
+        if not isinstance(row["output_dir"], str) or not row["output_dir"].strip():
+            raise ConfigError(f"{where}: output_dir must be a folder path")
+        out["output_dir"] = Path(row["output_dir"])
+    overrides = row.get("global_config_overrides")
+    if overrides is not None:
+        if isinstance(overrides, str):  # the seed's command line takes JSON text; accept it here too
+            try:
+                overrides = orjson.loads(overrides)
+            except orjson.JSONDecodeError as exc:
+                raise ConfigError(f"{where}: global_config_overrides: invalid JSON: {exc}") from None
+        if not isinstance(overrides, dict):
+            raise ConfigError(f"{where}: global_config_overrides must be an object")
+        out["global_config_overrides"] = overrides
+    return out
 
 
 def load_registry_file(path: str | Path) -> list[RegistryEntry]:
@@ -77,6 +122,11 @@ def load_registry_file(path: str | Path) -> list[RegistryEntry]:
         if not isinstance(row, dict):
             raise ConfigError(f"{where}: expected an object")
         check_keys(row, _REGISTRY_KEYS, where)
+        for alias, key in _ALIASES.items():  # the seed's batch generator reads both spellings
+            if row.get(alias):
+                if row.get(key) and row[key] != row[alias]:
+                    raise ConfigError(f"{where}: {alias} and {key} name different files")
+                row[key] = row[alias]
         ds = row.get("data_source") or (f"bootcamp/{row['name']}" if row.get("name") else None)
         if not ds:
             raise ConfigError(f"{where}: missing field 'data_source'")
@@ -98,19 +148,21 @@ def load_registry_file(path: str | Path) -> list[RegistryEntry]:
             yaml_interaction_path=resolve("yaml_interaction_path"),
             reward_calculator_class=row.get("reward_calculator_class"),
             source=where,
+            **_generation_keys(row, where),
         ))
     return entries
 
 
 def bootcamp_from_entry(entry: RegistryEntry) -> Bootcamp:
     """A manifest built from a registry line (generator class from its instruction config)."""
+    from .bootcamp import InstructionGenerator, RewardCalculator
     from .instruction_config import load_instruction_config
 
     generator = None
     if entry.instruction_config_path:
         cfg = load_instruction_config(entry.instruction_config_path)
-        generator = load_class(cfg.class_name)
-    reward = load_class(entry.reward_calculator_class) if entry.reward_calculator_class else None
+        generator = load_class(cfg.class_name, InstructionGenerator)
+    reward = load_class(entry.reward_calculator_class, RewardCalculator) if entry.reward_calculator_class else None
     if reward is None:
         raise RegistryError(f"{entry.source}: reward_calculator_class is required")
     return Bootcamp(name=entry.name, description=f"from {entry.source}", generator=generator, reward=reward,

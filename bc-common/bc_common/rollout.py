@@ -16,6 +16,7 @@ from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
 
 DEFAULT_ASSISTANT_TURNS, DEFAULT_USER_TURNS = 5, 20
+DEFAULT_TOOL_CALLS_PER_TURN, DEFAULT_TOOL_CALLS = 16, 64
 
 
 @dataclass
@@ -26,14 +27,14 @@ class Limits:
 
     max_assistant_turns: int | None = None
     max_user_turns: int | None = None
-    max_tool_calls_per_turn: int = 16
-    max_tool_calls: int = 64
+    max_tool_calls_per_turn: int | None = None
+    max_tool_calls: int | None = None
 
     def __post_init__(self) -> None:
         if (self.max_assistant_turns is not None and self.max_assistant_turns < 1) or \
                 (self.max_user_turns is not None and self.max_user_turns < 0):
             raise ValueError("turn budgets must be positive (there is no unlimited)")
-        if self.max_tool_calls_per_turn < 1 or self.max_tool_calls < 1:
+        if any(cap is not None and cap < 1 for cap in (self.max_tool_calls_per_turn, self.max_tool_calls)):
             raise ValueError("tool-call caps must be at least 1 (there is no unlimited)")
 
     @classmethod
@@ -42,13 +43,15 @@ class Limits:
         return cls().resolve(env)
 
     def resolve(self, env: Environment) -> Limits:
-        """These limits with every budget left None filled in for `env`'s bootcamp."""
-        return Limits(
-            self.max_assistant_turns if self.max_assistant_turns is not None else
-            max(DEFAULT_ASSISTANT_TURNS, env.limits.get("max_assistant_turns", 0)),
-            self.max_user_turns if self.max_user_turns is not None else
-            max(DEFAULT_USER_TURNS, env.limits.get("max_user_turns", 0)),
-            self.max_tool_calls_per_turn, self.max_tool_calls)
+        """These limits with every budget and cap left None filled in for `env`'s bootcamp: the default, raised to
+        what the bootcamp says its tasks need."""
+        def pick(value: int | None, key: str, default: int) -> int:
+            return value if value is not None else max(default, env.limits.get(key, 0))
+
+        return Limits(pick(self.max_assistant_turns, "max_assistant_turns", DEFAULT_ASSISTANT_TURNS),
+                      pick(self.max_user_turns, "max_user_turns", DEFAULT_USER_TURNS),
+                      pick(self.max_tool_calls_per_turn, "max_tool_calls_per_turn", DEFAULT_TOOL_CALLS_PER_TURN),
+                      pick(self.max_tool_calls, "max_tool_calls", DEFAULT_TOOL_CALLS))
 
 
 @dataclass

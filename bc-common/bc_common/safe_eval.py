@@ -21,6 +21,7 @@ MAX_EXPONENT = 4096
 MAX_BITS = 65536  # numerator/denominator size of any intermediate result
 
 _EXPONENT = re.compile(r"[eE][+-]?0*(\d+)")
+_PREFIXED = re.compile(r"(?<![\w.])0[oObB]")
 _TRANSLATE = str.maketrans({"×": "*", "÷": "/", "−": "-", "–": "-", "x": "*", "X": "*", "^": "**"})
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 _SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%", ast.Pow: "**"}
@@ -45,6 +46,8 @@ def safe_eval(expr: str, *, max_length: int = MAX_LENGTH, operators: frozenset[s
     text = normalise(expr).strip()
     if not text:
         raise UnsafeExpressionError("empty expression")
+    if not text.isascii() or "_" in text or _PREFIXED.search(text):  # "Numbers in answers", docs/bootcamps.md
+        raise UnsafeExpressionError("only ASCII decimal numbers (no '_' separators, no 0o/0b literals) are allowed")
     if text.count("(") > MAX_DEPTH:
         raise UnsafeExpressionError(f"expression nested deeper than {MAX_DEPTH}")
     try:
@@ -126,10 +129,29 @@ def _power(base: Number, exponent: Number) -> Number:
     return Fraction(base) ** e if e < 0 else base**e  # int ** negative would be a float
 
 
-def parse_number(text: object) -> Fraction | None:
-    """Parse a final answer: int, float, '1e-4', '2.5E+3', '3/4', '-12'. None when it is not a number.
+# One number as written in an answer (ASCII only): sign, digits (optionally grouped by commas in threes),
+# decimals, exponent. See "Numbers in answers" in docs/bootcamps.md.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
-    Accepts JSON numbers too. Never evaluates expressions beyond a plain fraction.
+
+def _one_number(part: str) -> Fraction | None:
+    if not _PLAIN_NUMBER.fullmatch(part):
+        return None
+    match = _EXPONENT.search(part)
+    if match and int(match.group(1)) > MAX_EXPONENT:  # "1e999999999" would build a billion-digit integer
+        return None
+    try:
+        return Fraction(part.replace(",", ""))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def parse_number(text: object) -> Fraction | None:
+    """Parse a final answer: int, float, '1e-4', '2.5E+3', '3/4', '-12', '1,234'. None when it is not a number.
+
+    One policy for every verifier (docs/bootcamps.md, "Numbers in answers"): ASCII digits only; commas only as
+    digit groups of three ('1,2,3' is not a number); no other separators inside a number; 'a/b/c' reads left
+    to right, (a/b)/c, as every expression does. JSON numbers are accepted too. Never evaluates expressions.
     """
     if isinstance(text, bool) or text is None:
         return None
@@ -139,20 +161,20 @@ def parse_number(text: object) -> Fraction | None:
         return Fraction(repr(text)) if math.isfinite(text) else None
     if not isinstance(text, str):
         return None
-    s = text.strip().replace(",", "").replace("−", "-").replace(" ", "")
-    if not s or len(s) > 400:
+    s = text.strip().replace("\u2212", "-")  # the typographic minus sign is a minus
+    if not s or len(s) > 400 or not s.isascii():
         return None
-    for exponent in _EXPONENT.findall(s):  # "1e999999999" would build a billion-digit integer
-        if int(exponent) > MAX_EXPONENT:
+    value: Fraction | None = None
+    for i, part in enumerate(s.split("/")):
+        number = _one_number(part)
+        if number is None:
             return None
-    try:
-        if "/" in s:
-            num, _, den = s.partition("/")
-            value = Fraction(Fraction(num), Fraction(den))
+        if i == 0:
+            value = number
+        elif number == 0:
+            return None
         else:
-            value = Fraction(s)
-    except (ValueError, ZeroDivisionError):
-        return None
+            value = value / number  # type: ignore[operator]  # left to right: 1/2/3 = (1/2)/3
     return value
 
 

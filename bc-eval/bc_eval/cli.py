@@ -12,8 +12,10 @@ from typing import Any
 import click
 import orjson
 
+from bc_common.cli import BcCommand
 from bc_common.config import parse_assignments
 from bc_common.errors import BcError, ConfigError
+from bc_common.paths import refuse_output_among_inputs
 from bc_common.rollout import Limits
 
 from . import runner
@@ -80,7 +82,8 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
     return headers
 
 
-@click.command(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.command("bc-eval", cls=BcCommand, epilog=EPILOG,
+               context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.argument("tasks", nargs=-1)
 @click.option("--dataset-path", "dataset_paths", multiple=True, hidden=True, help="Seed alias of TASKS.")
 @click.option("-o", "--output", default=None, metavar="OUT.jsonl", help="Trajectories go here (default stdout).")
@@ -105,15 +108,17 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
               help="Model calls per trajectory [default: 5, or more where a bootcamp needs more].")
 @click.option("--max-user-turns", type=int, default=None,
               help="Tool responses and interaction replies [default: 20, or the bootcamp's own].")
-@click.option("--max-tool-calls-per-turn", default=16, show_default=True,
-              help="Tool calls one assistant message may make (more: none run, the trajectory stops).")
-@click.option("--max-tool-calls", default=64, show_default=True, help="Tool calls per trajectory.")
+@click.option("--max-tool-calls-per-turn", type=int, default=None,
+              help="Tool calls one assistant message may make (more: none run, the trajectory stops) "
+                   "[default: 16, or the bootcamp's own].")
+@click.option("--max-tool-calls", type=int, default=None,
+              help="Tool calls per trajectory [default: 64, or the bootcamp's own].")
 @click.option("--max-response-mb", default=32.0, show_default=True,
               help="Largest model answer accepted, in MiB (a larger one is refused as it arrives).")
 @click.option("--max-tool-turns-per-interaction", type=int, default=None, hidden=True)
 @click.option("--max-interaction-turns", type=int, default=None, hidden=True)
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
-              help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate.")
+              help="Request parameter (temperature=0.7, extra_body={...}); builtin:noisy takes error_rate and seed.")
 @click.option("--api-extra-params", default=None, hidden=True)
 @click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="Extra HTTP header (never recorded).")
 @click.option("--api-extra-headers", default=None, hidden=True)
@@ -141,7 +146,7 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
          model: str, base_url: str | None, api_key_env: str, legacy_api_key: str | None, concurrency: int,
          samples: int, resume: bool, force: bool, resume_from_result_path: str | None, summary_path: str | None,
          summary_csv: str | None, max_assistant_turns: int | None, max_user_turns: int | None,
-         max_tool_calls_per_turn: int, max_tool_calls: int, max_response_mb: float,
+         max_tool_calls_per_turn: int | None, max_tool_calls: int | None, max_response_mb: float,
          max_tool_turns_per_interaction: int | None, max_interaction_turns: int | None, params: tuple[str, ...],
          api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
          tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
@@ -189,6 +194,7 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
                                 / "trajectories.jsonl")
             config.resume = resume
             _warn(f"writing {config.output}")
+        refuse_output_among_inputs(config.output, config.tasks)  # `bc-eval X -o X` would truncate X
         for path in (summary_path, summary_csv):  # fail now, not after the whole run
             if path:
                 _check_writable(path)
@@ -219,7 +225,7 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
         sys.exit(2)
 
 
-def _limits(assistant: int | None, user: int | None, per_turn: int, per_trajectory: int) -> Limits:
+def _limits(assistant: int | None, user: int | None, per_turn: int | None, per_trajectory: int | None) -> Limits:
     """The user's budgets and caps; a budget left None is each bootcamp's own default (Limits.resolve)."""
     try:
         return Limits(assistant, user, per_turn, per_trajectory)

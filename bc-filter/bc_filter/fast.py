@@ -14,9 +14,10 @@ from typing import IO, Any
 import orjson
 
 from bc_common.errors import InputError
-from bc_common.jsonl import BOM, Record, open_binary
-from bc_common.records import STATUSES, check_trajectory
+from bc_common.jsonl import BOM, Record, dumps, open_binary
+from bc_common.records import ROLES, STATUSES, check_messages, check_trajectory
 
+from .seed_rows import SeedRows, is_seed_row
 from .stages import ROW_ERRORS, Stage, row_error
 from .stats import ProcessStats, score_bin
 
@@ -31,7 +32,8 @@ def eligible(paths: Iterable[str], stages: list[Stage]) -> bool:
 
 def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: list[Stage], *,
                  skip_invalid: bool, validate: Callable[[Any], None] | None, batch: int = 512) -> None:
-    """Read `paths` ('-' = stdin), keep the rows every filter accepts, write them to `out`."""
+    """Read `paths` ('-' = stdin), keep the rows every filter accepts, write them to `out`. The seed's
+    evaluator rows are converted to trajectories (and written re-serialised)."""
     keeps = [(keep, label) for _, keep, label in stages]
     dropped = dict.fromkeys([label for _, label in keeps], 0)
     detailed = stats.detailed
@@ -39,6 +41,7 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
     hist_kept, sources_kept = stats.score_hist_kept, stats.data_sources_kept
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
     quick = validate is check_trajectory
+    seed = SeedRows() if validate is not None else None
     lines: list[bytes] = []
     n_in = n_kept = 0
     try:
@@ -53,11 +56,21 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
                         row = loads(line)
                         # check_trajectory's conditions inline (this loop is the benchmark); a row failing them
                         # gets the full check, which names the wrong field
-                        if validate is not None and not (
-                                quick and type(row) is dict and "id" in row and "task_id" in row
-                                and type(row.get("input")) is dict and type(row.get("messages")) is list
-                                and type(row.get("score")) in _NUMBER and row.get("status") in _STATUSES):
-                            validate(row)  # the full check: raises with the exact field
+                        if validate is not None:
+                            if (quick and type(row) is dict and "id" in row and "task_id" in row
+                                    and type(row.get("input")) is dict and type(row.get("messages")) is list
+                                    and type(row.get("score")) in _NUMBER and row.get("status") in _STATUSES):
+                                for m in row["messages"]:  # check_messages' conditions inline, the usual shapes
+                                    if not (m.__class__ is dict and m.get("role") in _ROLES
+                                            and m.get("content").__class__ in _CONTENT
+                                            and ("tool_calls" not in m or _calls_ok(m["tool_calls"]))):
+                                        check_messages(row["messages"])  # the full check words the error
+                                        break
+                            else:
+                                if seed is not None and is_seed_row(row):  # the seed's evaluator row: ours now
+                                    row = seed.convert(row)
+                                    line = dumps(row)
+                                validate(row)  # the full check: raises with the exact field
                     except decode_error as exc:
                         if not line.strip():
                             continue
@@ -110,6 +123,13 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
 
 _STATUSES = frozenset(STATUSES)
 _NUMBER = (int, float)
+_ROLES = ROLES
+_CONTENT = frozenset((str, type(None)))  # content parts (lists) take the full check
+
+
+def _calls_ok(calls: Any) -> bool:
+    return calls is None or (calls.__class__ is list and all(
+        c.__class__ is dict and c.get("function").__class__ is dict for c in calls))
 
 
 class _WriteFailed(Exception):

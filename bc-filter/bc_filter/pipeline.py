@@ -6,8 +6,12 @@ Stage order: row filters (AND) -> pass/fail-only tasks -> best per task -> expan
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
+
+from bc_common.records import check_task, check_trajectory
 
 from .filters import (
     filter_by_bootcamp,
@@ -27,6 +31,14 @@ from .stats import ProcessStats
 from .transforms import SHAPES, expand_messages_prefixes, task_key
 
 
+def check_trajectory_or_task(row: Any) -> None:
+    """What a pipeline without stages (a format conversion) accepts: a trajectory, or a task row."""
+    if isinstance(row, dict) and "prompt" in row and "messages" not in row and "task_id" not in row:
+        check_task(row)
+    else:
+        check_trajectory(row)
+
+
 def build_processor(*, min_score: float | None = None, max_score: float | None = None,
                     status: Iterable[str] = (), success: bool = False, data_source: str | None = None,
                     bootcamp: Iterable[str] = (), split: Iterable[str] = (), generator: Iterable[str] = (),
@@ -38,6 +50,9 @@ def build_processor(*, min_score: float | None = None, max_score: float | None =
     malformed options (an unknown `to` shape, a bad `where` condition, both pass- and fail-only)."""
     if pass_only_tasks and fail_only_tasks:
         raise ValueError("--pass-only-tasks and --fail-only-tasks exclude each other")
+    for name, value in (("min_score", min_score), ("max_score", max_score)):
+        if value is not None and not math.isfinite(float(value)):
+            raise ValueError(f"{name} must be a finite number, got {value!r}")
     if to is not None and to not in SHAPES:
         raise ValueError(f"unknown shape {to!r}; choose from {', '.join(SHAPES)}")
     p = Processor()

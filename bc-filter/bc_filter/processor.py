@@ -16,12 +16,15 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from bc_common.errors import UsageError
 from bc_common.jsonl import AtomicFile, Record, read_records
 from bc_common.jsonl import dumps as _dumps
+from bc_common.paths import refuse_output_among_inputs
 from bc_common.records import check_trajectory
 
 from . import fast, stages
 from .filters import label_of
+from .seed_rows import SeedRows, is_seed_row
 from .stats import ProcessStats
 
 Row = dict[str, Any]
@@ -91,13 +94,19 @@ class Processor:
 
     def process(self, input_path: str | Path | Iterable[str | Path] = "-", output_path: str | Path = "-", *,
                 skip_invalid: bool = False, validate: Callable[[Any], None] | None = check_trajectory,
-                verbose: bool = False, detailed: bool = True) -> ProcessStats:
-        """Read trajectories from files ('-' = stdin), write the output as JSONL ('-' = stdout; a file
-        appears whole or not at all), return the statistics (`detailed=False`: counts only, faster)."""
+                verbose: bool = False, detailed: bool = True, output_format: str = "jsonl") -> ProcessStats:
+        """Read trajectories from files ('-' = stdin; the seed's evaluator rows are converted), write the output
+        as JSONL or parquet ('-' = stdout, JSONL only; a file appears whole or not at all), return the
+        statistics (`detailed=False`: counts only, faster)."""
         inputs = [str(p) for p in ([input_path] if isinstance(input_path, (str, Path)) else input_path)]
+        refuse_output_among_inputs(output_path, inputs)
+        if output_format not in ("jsonl", "parquet"):
+            raise ValueError(f"unknown output format {output_format!r}; choose jsonl or parquet")
+        if output_format == "parquet" and str(output_path) == "-":
+            raise UsageError("parquet output needs -o FILE (not stdout)")
         stats = ProcessStats(detailed=detailed)
         self._declare(stats)
-        if fast.eligible(inputs, self.stages):
+        if output_format == "jsonl" and fast.eligible(inputs, self.stages):
             self._write(output_path, lambda fh: fast.filter_jsonl(
                 inputs, fh, stats, self.stages, skip_invalid=skip_invalid, validate=validate))
             if verbose:
@@ -108,14 +117,21 @@ class Processor:
             from bc_common.jsonl import ReadStats
 
             read = ReadStats()
+            seed = SeedRows()
             try:
-                yield from read_records(inputs, skip_invalid=skip_invalid, stats=read, validate=validate)
+                yield from read_records(inputs, skip_invalid=skip_invalid, stats=read, validate=validate,
+                                        convert=lambda row: seed.convert(row) if is_seed_row(row) else row)
             finally:
                 stats.invalid += read.skipped
                 stats.invalid_reasons.extend(read.reasons[: 20 - len(stats.invalid_reasons)])
 
         out = self.run(reader(), stats, skip_invalid=skip_invalid)
-        self._write(output_path, lambda fh: write_records(out, fh))
+        if output_format == "parquet":
+            from bc_common.parquet_io import write_parquet
+
+            write_parquet((rec.data for rec in out), output_path)
+        else:
+            self._write(output_path, lambda fh: write_records(out, fh))
         if verbose:
             print(stats.format(), file=sys.stderr)
         return stats

@@ -1,28 +1,51 @@
-"""`bc-gen --registry FILE`: many bootcamps in parallel; one failure never deletes another's output."""
+"""`bc-gen --registry FILE`: many bootcamps in parallel; one failure never deletes another's output.
+
+A registry line's own keys (`split_samples`, `output_dir`, `shuffle`, `gen_parquet`, `global_config_overrides`,
+`tool_config_path`/`yaml_tool_path`, `interaction_config_path`/`yaml_interaction_path`) win over the command
+line's values for that bootcamp, which win over its instruction config's `global_config`.
+"""
 from __future__ import annotations
 
 import concurrent.futures as cf
 import multiprocessing as mp
 import sys
 import traceback
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bc_common.errors import ConfigError, RegistryError
-from bc_common.jsonl import AtomicFile
+from bc_common.jsonl import AtomicFile, loads
+from bc_common.parquet_io import write_parquet
 from bc_common.registry import RegistryEntry, get_bootcamp, load_registry_file
+from bc_common.seeding import rng_for
 
-from .splits import ConfigRun, generate_splits, write_split
+from .splits import ConfigRun, generate_splits, load_config, output_formats, write_split
+
+
+def entry_run(entry: RegistryEntry, base: ConfigRun) -> ConfigRun:
+    """The run of one registry line: its keys over the command line's."""
+    return replace(
+        base, config_path=entry.instruction_config_path, bootcamp=entry.name,
+        manifest=None if entry.instruction_config_path else entry.data_source,
+        tool_config=entry.yaml_tool_path or base.tool_config,
+        interaction_config=entry.yaml_interaction_path or base.interaction_config,
+        split_samples=entry.split_samples if entry.split_samples is not None else base.split_samples,
+        shuffle=entry.shuffle if entry.shuffle is not None else base.shuffle,
+        gen_parquet=entry.gen_parquet if entry.gen_parquet is not None else base.gen_parquet,
+        overrides={**base.overrides, **entry.global_config_overrides})
+
+
+def entry_dir(entry: RegistryEntry, out_dir: Path) -> Path:
+    """Where a line's splits go: its `output_dir` (as the seed), else OUT/<name>."""
+    return entry.output_dir if entry.output_dir is not None else out_dir / entry.name
 
 
 def _one(entry: RegistryEntry, base: ConfigRun, out_dir: Path) -> dict[str, str]:
-    run = replace(base, config_path=entry.instruction_config_path, bootcamp=entry.name,
-                  manifest=None if entry.instruction_config_path else entry.data_source,
-                  tool_config=base.tool_config or entry.yaml_tool_path,
-                  interaction_config=base.interaction_config or entry.yaml_interaction_path)
+    run = entry_run(entry, base)
+    formats = output_formats(run, load_config(run))
     files = {}
     for split, lines, _stats in generate_splits(run):
-        for path in write_split(lines, out_dir / entry.name, split, run.formats):
+        for path in write_split(lines, entry_dir(entry, out_dir), split, formats):
             files[f"{split}.{path.suffix.lstrip('.')}"] = str(path)
     return files
 
@@ -56,9 +79,18 @@ def _runnable(entries: list[RegistryEntry], registry: Path,
     return runnable, failures
 
 
+@dataclass
+class Concat:
+    """How `--concat` joins the bootcamps' splits: shuffled with the run's seed (the seed shuffled them too)."""
+
+    shuffle: bool = True
+    seed: int = 0
+
+
 def run_registry(registry: Path, base: ConfigRun, out_dir: Path, *, jobs: int = 1,
-                 continue_on_error: bool = False, concat: bool = False) -> int:
-    """Generate every registry entry into `out_dir/<name>/<split>.jsonl`. Returns the number of failures."""
+                 continue_on_error: bool = False, concat: bool = False, concat_shuffle: bool = True) -> int:
+    """Generate every registry entry into `out_dir/<name>/<split>.jsonl` (or the line's output_dir). Returns the
+    number of failures."""
     entries, failures = _runnable(load_registry_file(registry), registry, continue_on_error)
     results: dict[str, dict[str, str]] = {}
     ctx = mp.get_context("fork") if sys.platform != "win32" else None
@@ -78,10 +110,29 @@ def run_registry(registry: Path, base: ConfigRun, out_dir: Path, *, jobs: int = 
                         other.cancel()
                     break
     if concat and results:
-        for key in sorted({k for files in results.values() for k in files if k.endswith(".jsonl")}):
-            with AtomicFile(out_dir / key) as fh:
-                for name in (e.name for e in entries):
-                    if key in results.get(name, {}):
-                        fh.write(Path(results[name][key]).read_bytes())
-            print(f"bc-gen: concatenated {out_dir / key}", file=sys.stderr)
+        concatenate([e.name for e in entries], results, out_dir,
+                     Concat(shuffle=concat_shuffle, seed=base.seed or 0))
     return failures
+
+
+def concatenate(names: list[str], results: dict[str, dict[str, str]], out_dir: Path, how: Concat) -> None:
+    """Write OUT/<split>.jsonl (and .parquet when a bootcamp wrote parquet) from every bootcamp's split, in
+    registry order, then shuffled with the seed unless `how.shuffle` is false."""
+    keys = {k for files in results.values() for k in files}
+    for split in sorted({k.rsplit(".", 1)[0] for k in keys}):
+        lines: list[bytes] = []
+        for name in names:
+            path = results.get(name, {}).get(f"{split}.jsonl")
+            if path:
+                data = Path(path).read_bytes()
+                lines.extend(line + b"\n" for line in data.splitlines() if line.strip())
+        if how.shuffle:
+            rng_for("concat", split, how.seed).shuffle(lines)
+        with AtomicFile(out_dir / f"{split}.jsonl") as fh:
+            fh.writelines(lines)
+        written = [out_dir / f"{split}.jsonl"]
+        if f"{split}.parquet" in keys:
+            write_parquet([loads(line) for line in lines], out_dir / f"{split}.parquet")
+            written.append(out_dir / f"{split}.parquet")
+        print(f"bc-gen: concatenated {', '.join(map(str, written))}" + (" (shuffled)" if how.shuffle else ""),
+              file=sys.stderr)

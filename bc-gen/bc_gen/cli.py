@@ -7,10 +7,11 @@ from pathlib import Path
 import click
 import orjson
 
-from bc_common.cli import EXIT_CODES_HELP, report_errors
+from bc_common.cli import EXIT_CODES_HELP, BcCommand
 from bc_common.config import parse_assignments
-from bc_common.errors import ConfigError
+from bc_common.errors import ConfigError, UsageError
 from bc_common.instruction_config import parse_split_samples
+from bc_common.paths import refuse_output_among_inputs
 
 EXAMPLES = f"""
 \b
@@ -31,11 +32,15 @@ Examples:
 \b
 Same bootcamp, config, seed, split and index => the same bytes, whatever -j or --shard.
 Duplicate identities within a split are redrawn deterministically (reported on stderr).
+Parquet output is verl's RL layout (RLHFDataset reads it as is); `bc-filter X.parquet -o X.jsonl` converts back.
+Registry lines may set split_samples, output_dir, shuffle, gen_parquet, global_config_overrides and
+tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.md).
 {EXIT_CODES_HELP}
 """
 
 
-@click.command(epilog=EXAMPLES, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
+@click.command("bc-gen", cls=BcCommand, epilog=EXAMPLES,
+               context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.argument("bootcamp", required=False)
 @click.option("-n", "count", type=int, default=10, show_default=True, help="Rows to generate.")
 @click.option("--seed", type=int, default=None, help="Base seed (default 0; config mode: global_config.default_seed).")
@@ -57,14 +62,17 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 @click.option("--config", "--instruction-config", "config", type=click.Path(dir_okay=False), default=None,
               help="Seed-format instruction config YAML.")
 @click.option("--split-samples", default=None, help="train:N,test:M (config and registry modes).")
-@click.option("--shuffle/--no-shuffle", default=None, help="Shuffle each split with the seed (config mode).")
+@click.option("--shuffle/--no-shuffle", default=None,
+              help="Shuffle each split with the seed (config mode; registry --concat outputs are shuffled unless "
+                   "--no-shuffle).")
 @click.option("--tool-config", type=click.Path(dir_okay=False), default=None, help="Global tool config YAML.")
 @click.option("--interaction-config", type=click.Path(dir_okay=False), default=None,
               help="Global interaction config YAML.")
 @click.option("--no-tool", is_flag=True, help="Rows without tools.")
 @click.option("--no-interaction", is_flag=True, help="Rows without an interaction.")
 @click.option("--global-config-overrides", default=None, help="JSON object overriding global_config keys.")
-@click.option("--gen-parquet", "--gen_parquet", "gen_parquet", is_flag=True, help="Also write .parquet files.")
+@click.option("--gen-parquet", "--gen_parquet", "gen_parquet", is_flag=True,
+              help="Also write .parquet files (also: gen_parquet in the config or a registry line).")
 @click.option("--registry", "--bootcamp-registry", "registry", type=click.Path(dir_okay=False), default=None,
               help="Seed-format bootcamp_registry.jsonl: generate every entry.")
 @click.option("--max-workers", type=int, default=None, hidden=True)
@@ -73,7 +81,6 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 @click.option("--list", "list_", is_flag=True, help="List installed bootcamps (unavailable ones with the fix).")
 @click.option("--describe", "describe", default=None, metavar="NAME", help="Describe one bootcamp.")
 @click.option("--schema", type=click.Choice(["task", "trajectory"]), default=None, help="Print a record JSON Schema.")
-@report_errors("bc-gen")
 def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, sets, exclude, no_dedup, config,
          split_samples, shuffle, tool_config, interaction_config, no_tool, no_interaction,
          global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema,
@@ -98,6 +105,8 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
         return
     if count < 0:
         raise ConfigError("-n must be >= 0")
+    if (config or registry) and exclude:
+        raise UsageError("--exclude works with a single BOOTCAMP; --config keeps its splits disjoint itself")
     if config or registry:
         from .splits import ConfigRun
 
@@ -109,21 +118,22 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
                 raise ConfigError(f"--global-config-overrides: invalid JSON: {exc}") from None
             if not isinstance(overrides, dict):
                 raise ConfigError("--global-config-overrides must be a JSON object")
-        formats = ("jsonl", "parquet") if (gen_parquet or fmt == "parquet" or overrides.get("gen_parquet")) \
-            else ("jsonl",)
+        # parquet besides JSONL when asked here; else the registry line's gen_parquet, else the config's
+        parquet = True if (gen_parquet or fmt == "parquet") else None
         run = ConfigRun(config_path=Path(config) if config else Path("."),
                         split_samples=parse_split_samples(split_samples), seed=seed, shuffle=shuffle, jobs=jobs,
                         tool_config=Path(tool_config) if tool_config else None,
                         interaction_config=Path(interaction_config) if interaction_config else None,
                         no_tool=no_tool, no_interaction=no_interaction, overrides=overrides,
-                        bootcamp=bootcamp, params=parse_assignments(sets), formats=formats)
+                        bootcamp=bootcamp, params=parse_assignments(sets), gen_parquet=parquet)
         if registry:
             from .batch import run_registry
 
             if not split_samples:
                 run.split_samples = {"train": 100, "test": 0}
             failures = run_registry(Path(registry), run, Path(output or "data/generated"), jobs=jobs,
-                                    continue_on_error=continue_on_error, concat=concat)
+                                    continue_on_error=continue_on_error, concat=concat,
+                                    concat_shuffle=shuffle is not False)
             sys.exit(1 if failures else 0)
         from .splits import run_config
 
@@ -137,6 +147,8 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
         fmt = "parquet" if output and output.endswith(".parquet") else "jsonl"
     if fmt not in ("jsonl", "parquet"):
         raise ConfigError(f"--format {fmt} is for --list / --describe; rows are jsonl or parquet")
+    if exclude:  # -o over an --exclude file would publish the new split in its place
+        refuse_output_among_inputs(output, exclude, flag="-o")
     run = SingleRun(bootcamp=bootcamp, n=count, seed=seed or 0, split=split, shard=parse_shard(shard), jobs=jobs,
                     params=parse_assignments(sets), no_tool=no_tool, no_interaction=no_interaction,
                     dedup=not no_dedup, exclude=list(exclude), groups=list(groups))

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bc_common.errors import ConfigError
 from bc_common.instruction_config import InstructionConfig, allocate, load_instruction_config
 from bc_common.jsonl import AtomicFile, loads
 from bc_common.parquet_io import write_parquet
@@ -32,8 +33,14 @@ class ConfigRun:
     overrides: dict[str, Any] = field(default_factory=dict)
     bootcamp: str | None = None
     params: dict[str, Any] = field(default_factory=dict)  # --set: applied to every group
-    formats: tuple[str, ...] = ("jsonl",)
+    gen_parquet: bool | None = None  # None: the config's global_config.gen_parquet decides
     manifest: str | None = None  # generate an installed bootcamp's groups instead of `config_path`
+
+
+def output_formats(run: ConfigRun, cfg: InstructionConfig) -> tuple[str, ...]:
+    """JSONL, plus parquet when the run asks for it or (when it says nothing) the config's gen_parquet does."""
+    parquet = cfg.gen_parquet if run.gen_parquet is None else run.gen_parquet
+    return ("jsonl", "parquet") if parquet else ("jsonl",)
 
 
 def bootcamp_name(cfg: InstructionConfig, explicit: str | None) -> str:
@@ -78,16 +85,20 @@ def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: i
     return out
 
 
-def generate_splits(run: ConfigRun, log=print) -> Iterator[tuple[str, list[bytes], GenStats]]:
-    """Yield (split, row lines, stats) per split, in the config's split order. Later splits never repeat an
-    identity of an earlier one."""
+def load_config(run: ConfigRun) -> InstructionConfig:
+    """The run's instruction config: an installed bootcamp's groups (`run.manifest`), or the YAML file."""
     if run.manifest:
         from bc_common.catalog import get_bootcamp
         from bc_common.instruction_config import instruction_config_of
 
-        cfg = instruction_config_of(get_bootcamp(run.manifest))
-    else:
-        cfg = load_instruction_config(run.config_path, run.overrides or None)
+        return instruction_config_of(get_bootcamp(run.manifest))
+    return load_instruction_config(run.config_path, run.overrides or None)
+
+
+def generate_splits(run: ConfigRun, log=print) -> Iterator[tuple[str, list[bytes], GenStats]]:
+    """Yield (split, row lines, stats) per split, in the config's split order. Later splits never repeat an
+    identity of an earlier one."""
+    cfg = load_config(run)
     splits = run.split_samples or cfg.split_samples or {"train": 100}
     seed = cfg.seed if run.seed is None else run.seed
     shuffle = cfg.shuffle if run.shuffle is None else run.shuffle
@@ -121,6 +132,11 @@ def write_split(lines: list[bytes], out_dir: Path, split: str, formats: tuple[st
 def run_config(run: ConfigRun, out_dir: Path | None, prefix: str = "") -> dict[str, int]:
     """Generate every split; write files into `out_dir` (or JSONL to stdout). Returns rows per split."""
     counts = {}
+    formats = output_formats(run, load_config(run))
+    if out_dir is None and "parquet" in formats:
+        if run.gen_parquet:
+            raise ConfigError("parquet output needs -o DIR")
+        print("bc-gen: note: the config's gen_parquet needs -o DIR; writing JSONL to stdout only", file=sys.stderr)
     for split, lines, stats in generate_splits(run):
         counts[split] = stats.rows
         note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
@@ -129,6 +145,6 @@ def run_config(run: ConfigRun, out_dir: Path | None, prefix: str = "") -> dict[s
             sys.stdout.buffer.flush()
             print(f"bc-gen: {split}: {stats.rows} rows{note}", file=sys.stderr)
         else:
-            paths = write_split(lines, out_dir, split, run.formats, prefix)
+            paths = write_split(lines, out_dir, split, formats, prefix)
             print(f"bc-gen: {split}: {stats.rows} rows{note} -> {', '.join(map(str, paths))}", file=sys.stderr)
     return counts

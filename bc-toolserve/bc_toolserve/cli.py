@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from bc_common.errors import BcError
+from bc_common.cli import BcGroup
 
 from .protocol import DEFAULT_MAX_BODY
 
@@ -32,7 +32,7 @@ def _rewrite_seed_mode(argv: list[str]) -> list[str]:
     return argv
 
 
-@click.group(epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group("bc-toolserve", cls=BcGroup, epilog=EPILOG, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--log-level", default="INFO", show_default=True, help="Log level (logs go to stderr).")
 def cli(log_level: str) -> None:
     """Serve bootcamp tools over HTTP: a master routes instances to workers on many machines."""
@@ -126,18 +126,4 @@ def config(tool_config, master_url, timeout_per_query):
 
 def main(argv: list[str] | None = None) -> None:
     args = _rewrite_seed_mode(list(sys.argv[1:] if argv is None else argv))
-    try:
-        cli.main(args=args, prog_name="bc-toolserve", standalone_mode=False)
-    except click.exceptions.Abort:
-        sys.exit(130)
-    except click.ClickException as exc:
-        exc.show()
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except BcError as exc:
-        click.echo(f"bc-toolserve: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except OSError as exc:
-        click.echo(f"bc-toolserve: {exc}", err=True)
-        sys.exit(1)
+    cli.main(args=args, prog_name="bc-toolserve")

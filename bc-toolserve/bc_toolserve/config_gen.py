@@ -23,11 +23,23 @@ def remote_config_yaml(specs: list[ToolSpec], master_url: str, timeout_per_query
     return yaml.safe_dump(remote_config(specs, master_url, timeout_per_query), sort_keys=False, allow_unicode=True)
 
 
+REMOTE_CONFIG = "remote_tool_config.yaml"
+
+
+def check_remote_config_target(output_dir: str | Path | None, *inputs: str | None) -> None:
+    """Refuse (UsageError, exit 2) an `output_dir` whose remote config would overwrite an input config."""
+    from bc_common.paths import refuse_output_among_inputs
+
+    given = [p for p in inputs if p]
+    if output_dir and given:
+        refuse_output_among_inputs(Path(output_dir) / REMOTE_CONFIG, given, flag="--output-dir")
+
+
 def write_remote_config(specs: list[ToolSpec], master_url: str, output_dir: str | Path,
                         timeout_per_query: float = 60) -> Path:
     """Write `remote_tool_config.yaml` into `output_dir` (created if needed); returns its path."""
     out = Path(output_dir)
     out.mkdir(parents=True, exist_ok=True)
-    path = out / "remote_tool_config.yaml"
+    path = out / REMOTE_CONFIG
     path.write_text(remote_config_yaml(specs, master_url, timeout_per_query), encoding="utf-8")
     return path

@@ -10,7 +10,7 @@ import sys
 from bc_common.errors import ConfigError
 
 from .auth import check_bind, check_worker_url, token_from_env
-from .config_gen import write_remote_config
+from .config_gen import check_remote_config_target, write_remote_config
 from .loading import instantiate, load_specs
 from .master import Master, MasterSettings
 from .registration import stay_registered
@@ -24,6 +24,7 @@ log = logging.getLogger("bc_toolserve")
 def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettings | None = None,
                tools: str | None = None, registry: str | None = None, output_dir: str | None = None) -> None:
     """Serve the master until SIGINT/SIGTERM. With tools and `output_dir`, write the remote tool config too."""
+    check_remote_config_target(output_dir, tools, registry)
     settings = settings or MasterSettings(token=token_from_env())
     sock = bind(host, port, settings.token)
     url = url_of(sock, host)
@@ -108,6 +109,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
     """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop."""
     token = token_from_env()
     check_bind(host, token)
+    check_remote_config_target(output_dir, tools, registry)
     specs = load_specs(tools, registry)
     port = port or free_port(host, 8000)
     bind(host, port, token).close()  # a busy port fails here, clearly, not as a master that dies at start

@@ -121,6 +121,8 @@ class BcAgentLoop(ToolAgentLoop):
             return
         data_source = str(row.get("data_source") or "")
         path = self.interaction_config_paths.get(data_source)
+        if path == "":  # a seed registry bootcamp without an interaction
+            return
         interaction = _interaction_for(path) if path is not None else _bootcamp_interaction(data_source)
         if interaction is None:
             return

@@ -320,15 +320,19 @@ def _check_sft_dataset(cfg: Any, tokenizer: Any) -> str:
 def _reference_texts(data_source: str, identity: Any, prompt: list[dict[str, Any]],
                      interaction_kwargs: Any = None) -> list[str] | None:
     """The assistant texts of the bootcamp's reference policy, played in-process through bc-eval's rollout loop
-    (every tool of the bootcamp offered, the interaction when the row has one), or None without a policy or when
-    its episode does not complete."""
+    (every tool of the bootcamp offered, the interaction when the row has one), or None without a policy, for a
+    seed registry bootcamp (not installed: reward_kwargs.reward_classes), or when its episode does not complete."""
     import asyncio
 
     from bc_common.bootcamp import assistant_texts
     from bc_common.builtin_model import reference_trajectory
     from bc_common.environment import Environments
+    from bc_common.errors import RegistryError
 
-    env = Environments().get(data_source)
+    try:
+        env = Environments().get(data_source)
+    except RegistryError:
+        return None
     if env.policy is None:
         return None
     tools = {name: {"create_kwargs": {"identity": identity}} for name in (env.tools.tools if env.tools else {})}

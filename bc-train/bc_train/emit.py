@@ -12,6 +12,7 @@ from bc_common.jsonl import Record, read_records
 
 from .parquet_rows import row_kind
 from .rl import emit_rl
+from .run_dir import check_run_dir_free
 from .sft import emit_sft
 from .verl_config import TrainOptions
 
@@ -24,8 +25,12 @@ def _kind(rec: Record) -> str:
 
 
 def emit_run(files: list[str], out_dir: Path, opts: TrainOptions, mode: str | None = None,
-             val_file: str | None = None, tool_config: Path | None = None) -> dict[str, Any]:
-    """Write an RL run (task rows) or an SFT run (trajectory / SFT rows); returns the manifest."""
+             val_file: str | None = None, tool_config: Path | None = None, registry: Path | None = None,
+             force: bool = False) -> dict[str, Any]:
+    """Write an RL run (task rows) or an SFT run (trajectory / SFT rows); returns the manifest. `out_dir` must be
+    missing or empty, or with `force` a previous run (cleared once the input is read and checked)."""
+    inputs = [*(files or ["-"]), *(str(p) for p in (val_file, tool_config, registry) if p)]
+    check_run_dir_free(out_dir, force=force, inputs=inputs)
     records = list(read_records(files))
     val_records = list(read_records([val_file])) if val_file else None
     if not records:
@@ -39,8 +44,9 @@ def emit_run(files: list[str], out_dir: Path, opts: TrainOptions, mode: str | No
         if first != "task":  # trajectories carry their task row: train RL on those tasks
             records = [Record(r.data["input"], r.source, r.line) if isinstance(r.data.get("input"), dict) else r
                        for r in records]
-        return emit_rl(records, out_dir, opts, val_records, tool_config=tool_config)
+        return emit_rl(records, out_dir, opts, val_records, tool_config=tool_config, registry=registry,
+                       force=force)
     if first != "sft":
         raise InputError("--mode sft needs trajectory or SFT rows (with 'messages')",
                          source=records[0].source, line=records[0].line)
-    return emit_sft(records, out_dir, opts, val_records)
+    return emit_sft(records, out_dir, opts, val_records, force=force)

@@ -12,31 +12,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from bc_common.errors import InputError
-from bc_common.records import task_id, task_identity
-from bc_common.seeding import canonical_json
+from bc_common.verl_rows import AGENT_NAME, JSON_KEY, dumps, loads_json_field, verl_row
 
-AGENT_NAME = "bc_agent"
-JSON_KEY = "bc_json"
-
-
-def dumps(value: Any) -> str:
-    """Canonical JSON text (sorted keys; integers beyond 64 bits kept exact): the harness's one form."""
-    return canonical_json(value).decode()
-
-
-def loads_json_field(value: Any) -> Any:
-    """Undo `dumps` for a `{bc_json: "..."}` wrapper or a bare JSON string; other values pass through."""
-    if isinstance(value, dict) and set(value) == {JSON_KEY}:
-        value = value[JSON_KEY]
-    if isinstance(value, str):
-        try:
-            return orjson.loads(value)
-        except orjson.JSONDecodeError:
-            return value
-    return value
+__all__ = ["AGENT_NAME", "JSON_KEY", "check_fixed_shapes", "dumps", "loads_json_field", "rl_row", "row_kind",
+           "sft_row", "write_rows"]
 
 
 def row_kind(row: Any) -> str:
@@ -60,43 +40,19 @@ def _message_text(msg: dict[str, Any], where: str) -> str:
 
 
 def rl_row(row: dict[str, Any], tool_names: list[str], row_tools: list[str], index: int) -> dict[str, Any]:
-    """A verl RL row (RLHFDataset + our agent loop) from a bc-gen task row.
+    """A verl RL row (RLHFDataset + our agent loop) from a bc-gen task row: `bc_common.verl_rows.verl_row`, on
+    the run's agent loop.
 
     `tool_names` are all tools of the run (same keys in every row); `row_tools` the ones this row may use.
     """
     prompt = row["prompt"]
-    if isinstance(prompt, str):
-        prompt = [{"role": "user", "content": prompt}]
-    messages = [{"role": str(m.get("role")), "content": _message_text(m, f"prompt[{i}]")}
-                for i, m in enumerate(prompt)]
-    extra = row.get("extra_info") or {}
-    tools_kwargs = extra.get("tools_kwargs") or {}
-    interaction = extra.get("interaction_kwargs") or {}
-    identity = task_identity(row)
-    return {
-        "data_source": row["data_source"],
-        "agent_name": AGENT_NAME,
-        "prompt": messages,
-        "ability": "bootcamp",
-        "reward_model": {"style": str((row.get("reward_model") or {}).get("style", "rule")),
-                         "ground_truth": dumps(identity)},
-        "extra_info": {
-            "split": str(extra.get("split", "train")),
-            "index": int(extra.get("index", index)),
-            "task_id": task_id(row),
-            "bootcamp": str(extra.get("bootcamp") or row["data_source"].split("/", 1)[-1]),
-            "generator_name": str(extra.get("generator_name", "")),
-            "seed": int(extra.get("seed", 0) or 0),
-            "config_hash": str(extra.get("config_hash", "")),
-            "need_tools_kwargs": bool(row_tools),
-            "tool_selection": list(row_tools),
-            "tools_kwargs": {name: {"create_kwargs": {JSON_KEY: dumps(
-                (tools_kwargs.get(name) or {}).get("create_kwargs") or ({"identity": identity} if name in row_tools
-                                                                        else {}))}}
-                             for name in tool_names} or None,  # parquet cannot store an empty struct
-            "interaction_kwargs": {"name": str(interaction.get("name", "")), JSON_KEY: dumps(interaction)},
-        },
-    }
+    for i, msg in enumerate(prompt if isinstance(prompt, list) else []):
+        if not isinstance(msg, dict):
+            raise InputError(f"prompt[{i}]: expected a chat message", field=f"prompt[{i}]")
+        _message_text(msg, f"prompt[{i}]")
+    out = verl_row(row, tool_names, index, selection=row_tools)
+    out["agent_name"] = AGENT_NAME
+    return out
 
 
 def _tool_call(call: dict[str, Any], where: str) -> dict[str, Any]:

@@ -4,6 +4,9 @@ for a `grades = "all"` verifier), plus an optional, configurable share of intera
     reward.custom_reward_function: {path: pkg://bc_train.reward, name: compute_score,
                                     reward_kwargs: {turn_weight: 0.0, tool_weight: 0.0, format_score: 0.0}}
 
+`reward_kwargs.reward_classes` ({data_source: dotted class}) names the verifiers of seed registry bootcamps
+(`bc-train --registry`), which are not installed; other data_sources are installed bootcamps.
+
 The rule (the same for every sample, and every sample returns the same keys):
 
     score = acc + turn_weight * mean(turn_scores) + tool_weight * (sum(tool_rewards) + tool_final_reward)
@@ -24,7 +27,8 @@ from typing import Any
 
 import orjson
 
-from bc_common.registry import get_bootcamp
+from bc_common.bootcamp import RewardCalculator
+from bc_common.registry import get_bootcamp, load_class
 
 from .parquet_rows import loads_json_field
 
@@ -37,7 +41,9 @@ _USER_MARK = re.compile(r"(?:^|\n)(?:<\|im_start\|>)?user\n")
 
 
 @functools.lru_cache(maxsize=256)
-def _reward_class(data_source: str) -> Any:
+def _reward_class(data_source: str, dotted: str | None = None) -> Any:
+    if dotted:  # a seed registry bootcamp: bc-train wrote its verifier into reward_kwargs.reward_classes
+        return load_class(dotted, RewardCalculator)
     return get_bootcamp(data_source).reward
 
 
@@ -93,11 +99,11 @@ def _floats(value: Any) -> list[float]:
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None,
                   *, turn_weight: float = 0.0, tool_weight: float = 0.0, format_score: float = 0.0,
-                  **_: Any) -> dict[str, float]:
+                  reward_classes: Any = None, **_: Any) -> dict[str, float]:
     """Score one rollout for verl. Returns a dict with the keys in `REWARD_KEYS` (always all of them)."""
     extra = dict(extra_info or {})
     identity = loads_json_field(ground_truth)
-    verifier = _reward_class(data_source)
+    verifier = _reward_class(data_source, (reward_classes or {}).get(data_source))
     if getattr(verifier, "grades", "last") == "all":
         messages = _messages(extra.get("bc_assistant_messages"))
         texts = _texts(extra.get("bc_assistant_texts"))

@@ -11,15 +11,17 @@ from typing import Any
 
 import orjson
 
+from bc_common.environment import identity_of
 from bc_common.errors import ConfigError, InputError
-from bc_common.identity import validate_task_identity
+from bc_common.identity import validate_identity, validate_task_identity
 from bc_common.jsonl import Record, atomic_write_bytes
 from bc_common.records import check_task, task_id
-from bc_common.registry import get_bootcamp
 from bc_common.tool_config import ToolSpec, load_tool_config
 
 from . import verl_config as vc
 from .parquet_rows import check_fixed_shapes, rl_row, write_rows
+from .run_dir import clear_run_dir
+from .sources import Source, resolve_sources
 
 VAL_SPLITS = ("test", "val", "validation", "valid")
 
@@ -34,14 +36,14 @@ def split_holdout(items: list[Any], key: Any, max_n: int = 64) -> tuple[list[Any
     return [x for i, x in enumerate(items) if i not in held], [x for i, x in enumerate(items) if i in held]
 
 
-def _bootcamp_tools(data_sources: list[str], tool_config: Path | None) -> tuple[list[ToolSpec], dict[str, list[str]]]:
+def _bootcamp_tools(sources: dict[str, Source],
+                    tool_config: Path | None) -> tuple[list[ToolSpec], dict[str, list[str]]]:
     """All tool specs of the run (config order, unique names) and each data_source's tool names."""
     specs: dict[str, ToolSpec] = {}
     per_source: dict[str, list[str]] = {}
     override = load_tool_config(tool_config) if tool_config else None
-    for ds in data_sources:
-        manifest = get_bootcamp(ds)
-        own = override if override is not None else manifest.tool_specs()
+    for ds, source in sources.items():
+        own = override if override is not None else source.tools
         per_source[ds] = [s.name for s in own]
         for spec in own:
             seen = specs.get(spec.name)
@@ -65,8 +67,9 @@ def _rows(records: list[Record], tool_names: list[str], per_source: dict[str, li
 
 
 def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_records: list[Record] | None = None,
-            tool_config: Path | None = None) -> dict[str, Any]:
-    """Write the RL run directory; returns the manifest (also written as bc_train.json)."""
+            tool_config: Path | None = None, registry: Path | None = None, force: bool = False) -> dict[str, Any]:
+    """Write the RL run directory; returns the manifest (also written as bc_train.json). Every data_source must
+    be scorable: an installed bootcamp or a line of `registry`."""
     for rec in [*records, *(val_records or [])]:
         try:
             check_task(rec.data)
@@ -83,21 +86,33 @@ def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_rec
             records = [r for r in records if id(r) not in held]
         else:
             records, val_records = split_holdout(records, lambda r: task_id(r.data))
-    sources = sorted({r.data["data_source"] for r in [*records, *val_records]})
-    specs, per_source = _bootcamp_tools(sources, tool_config)
+    resolved = resolve_sources([*records, *val_records], registry)
+    for rec in [*records, *val_records]:  # installed bootcamps' identities were checked above
+        source = resolved[rec.data["data_source"]]
+        if source.registry_line:
+            validate_identity(source.reward, identity_of(rec.data), rec.source, rec.line)
+    sources = sorted(resolved)
+    specs, per_source = _bootcamp_tools({ds: resolved[ds] for ds in sources}, tool_config)
     names = [s.name for s in specs]
     train, val = _rows(records, names, per_source), _rows(val_records, names, per_source)
     check_fixed_shapes(train + val, "RL")
 
+    if force:
+        clear_run_dir(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_rows(train, out_dir / "train.parquet")
     write_rows(val, out_dir / "val.parquet")
     vc.write_yaml(out_dir / "tool_config.yaml", vc.tool_config_doc(specs),
                   "# verl tools (bc-train): each wraps a bootcamp tool; state is kept per trajectory.")
-    vc.write_yaml(out_dir / "agent_loops.yaml", vc.agent_loops_doc(),
+    # registry bootcamps are not installed: the training processes find their parts through the run's files
+    registered = {ds: src for ds, src in resolved.items() if src.registry_line}
+    interactions = {ds: str(Path(src.interaction_config).resolve()) if src.interaction_config else ""
+                    for ds, src in registered.items()}
+    vc.write_yaml(out_dir / "agent_loops.yaml", vc.agent_loops_doc(interactions),
                   "# verl agent loops (bc-train). interaction_config_paths: {data_source: yaml} overrides the\n"
                   "# bootcamp's own interaction config.")
-    vc.write_yaml(out_dir / "config.yaml", vc.rl_config(opts, out_dir),
+    reward_classes = {ds: src.reward_class for ds, src in registered.items()}
+    vc.write_yaml(out_dir / "config.yaml", vc.rl_config(opts, out_dir, reward_classes),
                   "# verl 0.9.1 GRPO config written by bc-train. Check: bc-train --check <this dir>")
     return _finish(out_dir, "rl", opts, {"train": len(train), "val": len(val)}, sources)
 

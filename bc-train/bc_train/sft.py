@@ -13,6 +13,7 @@ from bc_common.jsonl import Record
 from . import verl_config as vc
 from .parquet_rows import check_fixed_shapes, sft_row, write_rows
 from .rl import _finish, split_holdout
+from .run_dir import clear_run_dir
 
 
 def _rows(records: list[Record]) -> list[dict[str, Any]]:
@@ -31,7 +32,7 @@ def _rows(records: list[Record]) -> list[dict[str, Any]]:
 
 
 def emit_sft(records: list[Record], out_dir: Path, opts: vc.TrainOptions,
-             val_records: list[Record] | None = None) -> dict[str, Any]:
+             val_records: list[Record] | None = None, force: bool = False) -> dict[str, Any]:
     """Write the SFT run directory; returns the manifest (also written as bc_train.json)."""
     if not records:
         raise InputError("no SFT rows to train on")
@@ -39,6 +40,8 @@ def emit_sft(records: list[Record], out_dir: Path, opts: vc.TrainOptions,
         records, val_records = split_holdout(records, lambda r: str(r.data.get("id") or r.line))
     train, val = _rows(records), _rows(val_records or [])
     check_fixed_shapes(train + val, "SFT")
+    if force:
+        clear_run_dir(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_rows(train, out_dir / "train.parquet")
     if val:

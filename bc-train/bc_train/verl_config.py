@@ -82,8 +82,10 @@ def agent_loops_doc(interaction_paths: dict[str, str] | None = None) -> list[dic
              "interaction_config_paths": dict(interaction_paths or {})}]
 
 
-def rl_config(opts: TrainOptions, run_dir: Path) -> dict[str, Any]:
-    """The Hydra primary config for `verl.trainer.main_ppo`: GRPO, multi-turn tools, our loop and reward."""
+def rl_config(opts: TrainOptions, run_dir: Path, reward_classes: dict[str, str] | None = None) -> dict[str, Any]:
+    """The Hydra primary config for `verl.trainer.main_ppo`: GRPO, multi-turn tools, our loop and reward.
+    `reward_classes` ({data_source: dotted verifier class}) names the verifiers of bootcamps that are not
+    installed (seed registry lines)."""
     batch = opts.train_batch_size()
     return {
         "hydra": {"searchpath": ["pkg://verl.trainer.config"]},
@@ -137,7 +139,9 @@ def rl_config(opts: TrainOptions, run_dir: Path) -> dict[str, Any]:
         "reward": {
             "custom_reward_function": {"path": REWARD_FN[0], "name": REWARD_FN[1],
                                        "reward_kwargs": {"turn_weight": 0.0, "tool_weight": 0.0,
-                                                         "format_score": 0.0}},
+                                                         "format_score": 0.0,
+                                                         **({"reward_classes": dict(reward_classes)}
+                                                            if reward_classes else {})}},
             "reward_manager": {"name": "naive"},
         },
         "trainer": {

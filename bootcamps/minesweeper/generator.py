@@ -18,7 +18,7 @@ from .solver import solve
 MAX_DRAWS = 2000
 # the turn budgets the bootcamp declares (its manifest's `limits`): every generated board is one the reference
 # clears within them, one model turn per round of reveals plus a closing message
-LIMITS = {"max_assistant_turns": 100, "max_user_turns": 400}
+LIMITS = {"max_assistant_turns": 100, "max_user_turns": 400, "max_tool_calls_per_turn": 64, "max_tool_calls": 400}
 
 PROMPT = """Let's play Minesweeper. The board has {rows} rows and {cols} columns and hides {mines} mines.
 

@@ -1,8 +1,13 @@
 """Tic-tac-toe rules, minimax, the seeded opponent, and the replay that both the verifier and the interaction use.
 
-A board is a 9-character string, cells 1-9 row by row, each "X", "O" or " ". The model plays X. The opponent's
-choice at ply p (marks already on the board) comes from a blake2b-keyed stream of (seed, p): with probability
-`skill` a minimax-optimal move, otherwise a uniformly random legal move. Nothing reads the global RNG or the clock.
+A board is a 9-character string, cells 1-9 row by row, each "X", "O" or " ". The model plays X. Each game shows
+its own numbering of the cells (`labels`: cell i+1 shows labels[i]; games without it number cells 1-9 row by row),
+so a sequence of numbers played blind to the board lands on different cells in every game.
+
+The opponent's choice at ply p (marks already on the board) comes from a blake2b-keyed stream of (seed, p): with
+probability `skill` among the minimax-optimal moves, otherwise among all legal moves; either way it takes a win it
+has, else blocks X's immediate win, and prefers the moves that make the most threats of its own (two O in an open
+line). Nothing reads the global RNG or the clock.
 """
 from __future__ import annotations
 
@@ -15,10 +20,12 @@ from dataclasses import dataclass
 from bc_common.seeding import RecordRandom
 
 EMPTY = " " * 9
+ROW_BY_ROW = tuple(range(1, 10))
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 _MOVE = re.compile(r"<move>([^<]{0,32})</move>")  # bounded: linear on hostile text
 
 
+@functools.cache  # 3^9 boards at most
 def winner(board: str) -> str | None:
     """"X" or "O" when that player has three in a row, else None."""
     for a, b, c in LINES:
@@ -80,15 +87,48 @@ def opponent_rng(seed: int, ply: int) -> RecordRandom:
     return RecordRandom(int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little"))
 
 
+@functools.cache
+def threats(board: str, mark: str) -> int:
+    """Open lines holding two of `mark` and an empty cell (a win next move)."""
+    count = 0
+    for a, b, c in LINES:
+        line = board[a] + board[b] + board[c]
+        if line.count(mark) == 2 and " " in line:
+            count += 1
+    return count
+
+
 def opponent_move(board: str, seed: int, skill: float) -> int:
-    """O's move on `board`: minimax-optimal with probability `skill`, else a random legal move."""
+    """O's move on `board`: among minimax-optimal moves with probability `skill`, else among all legal moves.
+    Never blind to the next move: it takes a win, else blocks X's win, and prefers moves making the most threats
+    (so a policy that does not look at the board loses to it)."""
     moves = legal_moves(board)
     rng = opponent_rng(seed, 9 - board.count(" "))
     if rng.random() < float(skill):
         values = {m: outcome_value(place(board, m, "O"), "X") for m in moves}
         best = min(values.values())
         moves = [m for m in moves if values[m] == best]
-    return rng.choice(moves)
+    wins = [m for m in moves if winner(place(board, m, "O"))]
+    blocks = [m for m in moves if winner(place(board, m, "X"))]
+    moves = wins or blocks or moves
+    pressure = {m: threats(place(board, m, "O"), "O") for m in moves}
+    most = max(pressure.values())
+    return rng.choice([m for m in moves if pressure[m] == most])
+
+
+def labels_of(identity: dict) -> tuple[int, ...]:
+    """The number each cell shows in this game (cell i+1 shows labels[i]); 1-9 row by row when not given."""
+    labels = identity.get("labels")
+    if labels is None:
+        return ROW_BY_ROW
+    if not isinstance(labels, list) or sorted(labels) != list(ROW_BY_ROW) or any(type(n) is not int for n in labels):
+        raise ValueError("labels must be a permutation of the numbers 1-9")
+    return tuple(labels)
+
+
+def cell_of(labels: tuple[int, ...], number: int | None) -> int | None:
+    """The cell (1-9) showing `number`, or None for a number no cell shows."""
+    return labels.index(number) + 1 if number in labels else None
 
 
 def opening_board(identity: dict) -> str:
@@ -102,8 +142,9 @@ def opening_board(identity: dict) -> str:
 class Replay:
     """The game the X moves produce against the identity's opponent.
 
-    `result`: "win" | "draw" | "loss" | "illegal" | "unfinished"; `board` is the last position; `o_moves`
-    are O's moves in order (the opening move included); `bad_move` is the offending move when illegal."""
+    `result`: "win" | "draw" | "loss" | "illegal" | "unfinished"; `board` is the last position (cells); `x_moves`
+    and `o_moves` are the moves as the players name them (the numbers shown on the board), O's opening move
+    included; `bad_move` is the offending move when illegal."""
 
     result: str
     board: str
@@ -113,24 +154,27 @@ class Replay:
 
 
 def replay(identity: dict, x_moves: Iterable[int | None]) -> Replay:
-    """Play `x_moves` (None = a malformed move) against the deterministic opponent. Never raises on bad moves."""
+    """Play `x_moves` (the numbers X named; None = a malformed move) against the deterministic opponent. Never
+    raises on bad moves."""
     seed, skill = identity["seed"], identity["skill"]
+    labels = labels_of(identity)
     board = opening_board(identity)
-    o_moves = [board.index("O") + 1] if "O" in board else []
+    o_moves = [labels[board.index("O")]] if "O" in board else []
     played: list[int | None] = []
     result = "unfinished"
     for move in x_moves:
         played.append(move)
-        if result != "unfinished" or move is None or not 1 <= move <= 9 or board[move - 1] != " ":
+        cell = cell_of(labels, move)
+        if result != "unfinished" or cell is None or board[cell - 1] != " ":
             return Replay("illegal", board, played, o_moves, move)
-        board = place(board, move, "X")
+        board = place(board, cell, "X")
         if winner(board):
             result = "win"
         elif " " not in board:
             result = "draw"
         else:
             reply = opponent_move(board, seed, skill)
-            o_moves.append(reply)
+            o_moves.append(labels[reply - 1])
             board = place(board, reply, "O")
             if winner(board):
                 result = "loss"
@@ -159,8 +203,8 @@ def moves_in(texts: Iterable[str]) -> list[int | None]:
     return out
 
 
-def render(board: str) -> str:
-    """The board as the model sees it: marks, and the number of every empty cell."""
-    cells = [c if c != " " else str(i + 1) for i, c in enumerate(board)]
+def render(board: str, labels: tuple[int, ...] = ROW_BY_ROW) -> str:
+    """The board as the model sees it: marks, and the number of every empty cell (this game's numbering)."""
+    cells = [c if c != " " else str(labels[i]) for i, c in enumerate(board)]
     rows = [" " + " | ".join(cells[r * 3: r * 3 + 3]) for r in range(3)]
     return "\n---+---+---\n".join(rows)

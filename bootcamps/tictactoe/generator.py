@@ -6,7 +6,7 @@ from typing import Any
 
 from bc_common.bootcamp import InstructionGenerator
 
-from .game import opening_board, render
+from .game import ROW_BY_ROW, labels_of, opening_board, render
 
 RULES = ("Reply with exactly one move per turn, written as <move>N</move> where N is the number of an empty "
          "cell. After each of your moves I answer with mine and the new board. Three in a row wins; you succeed "
@@ -14,7 +14,7 @@ RULES = ("Reply with exactly one move per turn, written as <move>N</move> where 
 
 PROMPT_TEMPLATES = (
     "Let's play tic-tac-toe. You are X, I am O. {opening}\n\n{board}\n\n{rules}",
-    "Tic-tac-toe: you play X against me (O). Cells are numbered 1-9, row by row. {opening}\n\n{board}\n\n{rules}",
+    "Tic-tac-toe: you play X against me (O). Every empty cell shows its number. {opening}\n\n{board}\n\n{rules}",
     "You are X in a game of tic-tac-toe against an opponent playing O. {opening}\n\nBoard:\n{board}\n\n{rules}",
 )
 
@@ -24,6 +24,9 @@ class TicTacToeConfig:
     min_skill: float = 0.0  # probability that the opponent plays a minimax-optimal move
     max_skill: float = 1.0
     o_starts: float = 0.5  # probability that O opens (its first move is then in the prompt)
+    # number the cells differently in every game (1-9 row by row when false): a move sequence played without
+    # looking at the board then lands on different cells in every game
+    shuffle_labels: bool = True
 
     def validate(self) -> None:
         if not 0.0 <= self.min_skill <= self.max_skill <= 1.0:
@@ -33,20 +36,27 @@ class TicTacToeConfig:
 
 
 class TicTacToeInstructionGenerator(InstructionGenerator):
-    """Identity: {seed, skill, first}; the opponent's every move follows from it."""
+    """Identity: {seed, skill, first, labels}; the opponent's every move follows from it, and `labels` is the
+    number each cell shows (absent: 1-9 row by row)."""
 
     Config = TicTacToeConfig
 
     def case_generator(self) -> dict[str, Any]:
         skill = round(self.rng.uniform(self.min_skill, self.max_skill), 2)
         first = "O" if self.rng.random() < self.o_starts else "X"
-        return {"seed": self.rng.getrandbits(32), "skill": skill, "first": first}
+        identity: dict[str, Any] = {"seed": self.rng.getrandbits(32), "skill": skill, "first": first}
+        if self.shuffle_labels:
+            labels = list(ROW_BY_ROW)
+            self.rng.shuffle(labels)
+            identity["labels"] = labels
+        return identity
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         board = opening_board(identity)
+        labels = labels_of(identity)
         if "O" in board:
-            opening = f"I opened by taking cell {board.index('O') + 1}; your move."
+            opening = f"I opened by taking cell {labels[board.index('O')]}; your move."
         else:
             opening = "You move first."
         template = PROMPT_TEMPLATES[self.rng.randrange(len(PROMPT_TEMPLATES))]
-        return template.format(opening=opening, board=render(board), rules=RULES)
+        return template.format(opening=opening, board=render(board, labels), rules=RULES)

@@ -5,7 +5,7 @@ from typing import Any
 
 from bc_common.bootcamp import Interaction, assistant_texts
 
-from .game import move_in, moves_in, render, replay, winning_line
+from .game import labels_of, move_in, moves_in, render, replay, winning_line
 
 # turn scores at the end of a game; 0 for a turn that does not end it
 TURN_SCORES = {"win": 1.0, "draw": 0.5, "loss": 0.0, "illegal": 0.0, "missing": 0.0}
@@ -25,20 +25,21 @@ class TicTacToeInteraction(Interaction):
             return self._end(state, "missing", "I could not find your move: reply with <move>N</move>, N the "
                                                "number of an empty cell. You lose this game.", None)
         game = replay(state["identity"], moves_in(texts))
+        labels = labels_of(state["identity"])
         x = game.x_moves[-1]
+        board = render(game.board, labels)
         if game.result == "illegal":
-            why = "that cell is taken" if isinstance(x, int) and 1 <= x <= 9 else "cells are numbered 1-9"
-            return self._end(state, "illegal", f"Illegal move ({why}). You lose this game.\n\n{render(game.board)}",
-                             game)
-        board = render(game.board)
+            why = "that cell is taken" if x in labels else "no cell shows that number"
+            return self._end(state, "illegal", f"Illegal move ({why}). You lose this game.\n\n{board}", game)
         if game.result == "win":
-            return self._end(state, "win", f"You played {x}: three in a row {_line(game.board)}. You win!\n\n"
-                                           f"{board}", game)
+            return self._end(state, "win", f"You played {x}: three in a row {_line(game.board, labels)}. You win!"
+                                           f"\n\n{board}", game)
         opened = 1 if state["identity"].get("first") == "O" else 0
         o_reply = game.o_moves[-1] if len(game.o_moves) == len(game.x_moves) + opened else None
         said = f"You played {x}." + (f" I play {o_reply}." if o_reply else "")
         if game.result == "loss":
-            return self._end(state, "loss", f"{said} Three in a row {_line(game.board)}: I win.\n\n{board}", game)
+            return self._end(state, "loss", f"{said} Three in a row {_line(game.board, labels)}: I win.\n\n{board}",
+                             game)
         if game.result == "draw":
             return self._end(state, "draw", f"{said} The board is full: a draw.\n\n{board}", game)
         state["turn_scores"].append(0.0)
@@ -50,5 +51,5 @@ class TicTacToeInteraction(Interaction):
         return True, text, score, {"result": result, "board": game.board if game else None}
 
 
-def _line(board: str) -> str:
-    return "-".join(map(str, winning_line(board) or ()))
+def _line(board: str, labels: tuple[int, ...]) -> str:
+    return "-".join(str(labels[cell - 1]) for cell in winning_line(board) or ())

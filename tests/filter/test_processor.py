@@ -1,4 +1,5 @@
 import gzip
+import re
 
 import orjson
 import pytest
@@ -109,12 +110,31 @@ def test_invalid_rows_name_file_and_line_or_are_skipped(tmp_path, options):
 
 def test_a_row_a_transform_cannot_use_is_an_input_error(tmp_path):
     bad = trajectory(task(0))
-    bad["messages"] = ["not a message"]
+    bad["messages"] = [{"role": "assistant", "content": None, "tool_calls": [{"function": {}}]}]  # no name
     src = write_jsonl(tmp_path / "eval.jsonl", [trajectory(task(1)), bad])
     with pytest.raises(InputError, match=r"eval.jsonl:2: not a usable trajectory for to sft"):
         filter_trajectories([src], tmp_path / "o.jsonl", to="sft")
     stats = filter_trajectories([src], tmp_path / "o.jsonl", to="sft", skip_invalid=True)
     assert stats.invalid == 1 and stats.rows_out == 1
+
+
+@pytest.mark.parametrize("options", [{}, {"min_score": 0.5}, {"to": "sft"}, {"best_per_task": True}])
+@pytest.mark.parametrize("messages, where", [
+    (["not a message"], "messages[0]"),
+    ([{"content": "no role"}], "messages[0]"),
+    ([{"role": "user", "content": "hi"}, {"role": "robot", "content": "x"}], "messages[1]"),
+    ([{"role": "user", "content": 5}], "messages[0].content"),
+    ([{"role": "assistant", "content": None, "tool_calls": "calculate"}], "messages[0].tool_calls"),
+])
+def test_message_elements_are_validated_on_every_path(tmp_path, options, messages, where):
+    bad = trajectory(task(0))
+    bad["messages"] = messages
+    src = write_jsonl(tmp_path / "eval.jsonl", [trajectory(task(1)), bad])
+    with pytest.raises(InputError, match=rf"eval.jsonl:2: field '{re.escape(where)}' must be"):
+        filter_trajectories([src], tmp_path / "o.jsonl", **options)
+    assert not (tmp_path / "o.jsonl").exists()
+    stats = filter_trajectories([src], tmp_path / "o.jsonl", skip_invalid=True, **options)
+    assert stats.invalid == 1
 
 
 def test_stats_report_mentions_every_stage():

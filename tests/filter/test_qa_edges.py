@@ -44,7 +44,10 @@ def test_ctrl_c_exits_130_and_publishes_nothing(tmp_path):
                             stderr=subprocess.PIPE)
     proc.stdin.write(orjson.dumps(eval_run(n_tasks=1, samples=1)[0]) + b"\n")
     proc.stdin.flush()
-    time.sleep(1.0)  # started and waiting for more input
+    deadline = time.monotonic() + 60  # wait until it runs (its temp output exists), not a fixed sleep
+    while not list(tmp_path.iterdir()) and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err

@@ -97,8 +97,9 @@ def test_rl_rows_of_several_bootcamps_and_a_val_file(tmp_path: Path) -> None:
     val = write_jsonl(tmp_path / "val.jsonl", [task_row(9, split="test")])
     out = tmp_path / "run"
     out.mkdir()
-    (out / "val.parquet").write_text("stale")  # an old run's files are replaced
-    proc = bc_train(str(tasks), "--val", str(val), "-o", str(out))
+    (out / "val.parquet").write_text("stale")
+    (out / "bc_train.json").write_text("{}")  # a previous run: --force replaces it whole
+    proc = bc_train(str(tasks), "--val", str(val), "-o", str(out), "--force")
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((out / "bc_train.json").read_text())
     assert manifest["counts"] == {"train": 7, "val": 1}

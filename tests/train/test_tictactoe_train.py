@@ -20,7 +20,7 @@ from bc_train.reward import REWARD_KEYS, compute_score  # noqa: E402
 from bc_train.rl import emit_rl  # noqa: E402
 from bc_train.tokenizer import build_offline_tokenizer  # noqa: E402
 from bc_train.verl_config import TrainOptions  # noqa: E402
-from bootcamps.tictactoe.game import best_x_move, replay  # noqa: E402
+from bootcamps.tictactoe.game import best_x_move, labels_of, replay  # noqa: E402
 
 from .conftest import task_row, write_jsonl  # noqa: E402
 from .test_agent_loop import ScriptedServer, _run  # noqa: E402
@@ -42,7 +42,7 @@ def perfect_moves(identity: dict[str, Any]) -> tuple[list[int], str]:
     moves: list[int] = []
     game = replay(identity, moves)
     while game.result == "unfinished":
-        moves.append(best_x_move(game.board))
+        moves.append(labels_of(identity)[best_x_move(game.board) - 1])  # the number this game shows there
         game = replay(identity, moves)
     return moves, game.result
 

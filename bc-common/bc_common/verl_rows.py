@@ -1,0 +1,154 @@
+"""Task rows as verl reads them from parquet (RLHFDataset), and back.
+
+verl wants native columns: `prompt` a list of {role, content} structs, `reward_model` and `extra_info` structs.
+Parquet unifies struct columns across rows (a key missing in one row becomes null there; a key whose type
+differs between rows fails the write), so every part whose shape depends on the bootcamp is JSON text in a fixed
+key `bc_json`: the identity (`reward_model.ground_truth`), each tool's create kwargs, the interaction kwargs, and
+the whole original row (`extra_info.bc_json`, its prompt replaced by a marker when the native column holds
+it exactly), which
+is how `task_row(verl_row(row)) == row` for any row. Every row of a file carries the same tool names.
+
+    rows = verl_rows(task_rows)          # one shape for all rows
+    task_row(rows[0]) == task_rows[0]    # the way back
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from .records import task_id, task_identity
+from .seeding import canonical_json
+
+JSON_KEY = "bc_json"
+AGENT_NAME = "bc_agent"
+_NATIVE_PROMPT = {JSON_KEY: "prompt"}  # in the stored original: "the prompt column holds it"
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON text (sorted keys; integers beyond 64 bits kept exact): the harness's one form."""
+    return canonical_json(value).decode()
+
+
+def _exact(value: Any) -> str:
+    """JSON text keeping key order (for the original row)."""
+    try:
+        return orjson.dumps(value).decode()
+    except orjson.JSONEncodeError:
+        from .jsonl import dumps_wide
+
+        return dumps_wide(value).decode()
+
+
+def loads_json_field(value: Any) -> Any:
+    """Undo `dumps` for a `{bc_json: "..."}` wrapper or a bare JSON string; other values pass through."""
+    if isinstance(value, dict) and set(value) == {JSON_KEY}:
+        value = value[JSON_KEY]
+    if isinstance(value, str):
+        from .jsonl import loads
+
+        try:
+            return loads(value)
+        except orjson.JSONDecodeError:
+            return value
+    return value
+
+
+def message_text(content: Any) -> str:
+    """A message's content as plain text: text parts joined, other parts (images) left out."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(p.get("text") or "") for p in content if isinstance(p, dict) and p.get("type") == "text")
+    return str(content)
+
+
+def _native_prompt(prompt: Any) -> tuple[list[dict[str, str]], bool]:
+    """(the prompt as [{role, content: str}], whether that is exactly the original)."""
+    if not isinstance(prompt, list):
+        return ([{"role": "user", "content": prompt}] if isinstance(prompt, str) else []), False
+    messages = prompt
+    native = [{"role": str(m.get("role", "")), "content": message_text(m.get("content"))}
+              for m in messages if isinstance(m, dict)]
+    exact = len(native) == len(messages) and all(
+        set(m) == {"role", "content"} and isinstance(m["role"], str) and isinstance(m["content"], str)
+        for m in messages)
+    return native, exact
+
+
+def _int64(value: Any, default: int = 0) -> int:
+    ok = type(value) is int and -(1 << 63) <= value < (1 << 63)
+    return value if ok else default
+
+
+def row_tools(row: dict[str, Any]) -> list[str]:
+    """The tools a task row may use (the keys of extra_info.tools_kwargs)."""
+    kwargs = (row.get("extra_info") or {}).get("tools_kwargs")
+    return [str(name) for name in kwargs] if isinstance(kwargs, dict) else []
+
+
+def verl_row(row: dict[str, Any], tool_names: list[str], index: int = 0,
+             selection: list[str] | None = None) -> dict[str, Any]:
+    """The verl RL row of a task row. `tool_names`: every tool of the file or run (the same keys in every row);
+    `selection` (default: the row's own tools_kwargs keys) the ones this row may use, kept as
+    `extra_info.tool_selection`."""
+    prompt, exact = _native_prompt(row.get("prompt"))
+    extra = row.get("extra_info") if isinstance(row.get("extra_info"), dict) else {}
+    tools_kwargs = extra.get("tools_kwargs") if isinstance(extra.get("tools_kwargs"), dict) else {}
+    own = [str(name) for name in (tools_kwargs if selection is None else selection)]
+    interaction = extra.get("interaction_kwargs") if isinstance(extra.get("interaction_kwargs"), dict) else {}
+    identity = task_identity(row)
+    original = dict(row)
+    if exact:
+        original["prompt"] = _NATIVE_PROMPT  # the native column holds it exactly
+    data_source = str(row.get("data_source") or "")
+    create = {name: (tools_kwargs.get(name) or {}).get("create_kwargs") if isinstance(tools_kwargs.get(name), dict)
+              else None for name in tool_names}
+    return {
+        "id": row["id"] if isinstance(row.get("id"), str) else task_id(row),
+        "data_source": data_source,
+        "agent_name": str(row.get("agent_name") or AGENT_NAME),
+        "prompt": prompt,
+        "reward_model": {"style": str((row.get("reward_model") or {}).get("style") or "rule"),
+                         "ground_truth": dumps(identity)},
+        "extra_info": {
+            "split": str(extra.get("split", "train")),
+            "index": _int64(extra.get("index", index), index),
+            "bootcamp": str(extra.get("bootcamp") or data_source.split("/", 1)[-1]),
+            "generator_name": str(extra.get("generator_name", "")),
+            "need_tools_kwargs": bool(own),
+            "tool_selection": own,
+            # parquet cannot store an empty struct: a file without tools has none
+            "tools_kwargs": {name: {"create_kwargs": {JSON_KEY: dumps(
+                create[name] if create[name] is not None else ({"identity": identity} if name in own else {}))}}
+                for name in tool_names} or None,
+            "interaction_kwargs": {"name": str(interaction.get("name", "")), JSON_KEY: dumps(interaction)},
+            JSON_KEY: _exact(original),
+        },
+    }
+
+
+def verl_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`verl_row` for every row, with the tool names of all rows (in order of first appearance)."""
+    rows = list(rows)
+    names = list(dict.fromkeys(name for row in rows for name in row_tools(row)))
+    return [verl_row(row, names, i) for i, row in enumerate(rows)]
+
+
+def is_verl_row(row: Any) -> bool:
+    """True for a row written by `verl_row` (it carries the original in extra_info.bc_json)."""
+    extra = row.get("extra_info") if isinstance(row, dict) else None
+    return isinstance(extra, dict) and isinstance(extra.get(JSON_KEY), str)
+
+
+def task_row(row: dict[str, Any]) -> dict[str, Any]:
+    """The original task row of a verl row (`verl_row`'s inverse)."""
+    from .jsonl import loads
+
+    original = loads(row["extra_info"][JSON_KEY])
+    if original.get("prompt") == _NATIVE_PROMPT:
+        original["prompt"] = [{"role": m["role"], "content": m["content"]} for m in row.get("prompt") or []]
+    return original
