@@ -141,6 +141,8 @@ def load(name: str) -> Manifest:
     src = _source(head if sep else key)
     obj = src.load()
     if sep:
+        if isinstance(obj, Unavailable):  # a collection whose extra is missing: each of its bootcamps is too
+            raise RegistryError(f"bootcamp {key!r} is unavailable: it {obj.reason}")
         if not hasattr(obj, "load"):
             raise RegistryError(f"{src.origin}: {head!r} is a bootcamp, not a collection; unknown bootcamp {key!r}")
         try:

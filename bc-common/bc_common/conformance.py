@@ -9,7 +9,8 @@
 The reference policy plays N seeded tasks through the rollout loop `bc-eval` runs (episodes are played once per
 bootcamp and process, and shared by every check). `BC_BOOTCAMPS=a,b` restricts the suite to some bootcamps;
 `BC_CONFORMANCE_N` changes N. A bootcamp tunes it with `Bootcamp.conformance`: `n` (tasks, default 200),
-`small_answer_space` (a reason: skip the most-frequent-answer check, and require a balanced answer split instead).
+`small_answer_space` (a reason: skip the most-frequent-answer check, and require a balanced answer split instead),
+`known_issues` (check -> reason: the check is reported as an expected failure, not silently dropped).
 """
 from __future__ import annotations
 
@@ -251,7 +252,7 @@ class Conformance:
                                                          f"unbalanced: {answer!r} is {share:.0%} of the answers")
             return
         hits = sum(self._score(answer, r["reward_model"]["ground_truth"]) >= 1.0 for r in self.rows())
-        if hits > MAX_SHARE * self.n:
+        if hits > max(1, MAX_SHARE * self.n):  # it solves its own task: that one hit says nothing when n < 50
             raise self._fail("most_frequent_answer", f"the answer {str(answer)[:120]!r} solves {hits} of {self.n}")
 
     def hostile_text(self) -> None:
@@ -345,12 +346,28 @@ def conformance_for(name: str) -> Conformance:
     return _CACHE[name]
 
 
+def known_issues(name: str) -> dict[str, str]:
+    """The checks a bootcamp declares it fails (`Bootcamp.conformance["known_issues"]`: check -> reason)."""
+    from .catalog import load
+
+    manifest = load(name)
+    return dict((getattr(manifest, "conformance", None) or {}).get("known_issues") or {})
+
+
 def pytest_suite(names: list[str] | None = None) -> Any:
-    """A pytest test function parametrized over (bootcamp, check): assign it to a `test_*` name."""
+    """A pytest test function parametrized over (bootcamp, check): assign it to a `test_*` name. A check the
+    bootcamp lists in its known issues is an expected failure (xfail) with the stated reason."""
     import pytest
 
-    @pytest.mark.parametrize("check", CHECKS)
-    @pytest.mark.parametrize("bootcamp", names if names is not None else selected_bootcamps())
+    params = []
+    for bootcamp in (names if names is not None else selected_bootcamps()):
+        issues = known_issues(bootcamp)
+        for check in CHECKS:
+            marks = [pytest.mark.xfail(reason=f"known issue: {issues[check]}", strict=False)] \
+                if check in issues else []
+            params.append(pytest.param(bootcamp, check, marks=marks, id=f"{bootcamp}-{check}"))
+
+    @pytest.mark.parametrize(("bootcamp", "check"), params)
     def test_conformance(bootcamp: str, check: str) -> None:
         getattr(conformance_for(bootcamp), check)()
 
@@ -361,7 +378,11 @@ def main(argv: list[str] | None = None) -> int:
     names = (argv if argv is not None else sys.argv[1:]) or selected_bootcamps()
     failed = 0
     for name in names:
+        issues = known_issues(name)
         for check, problem in Conformance(name).run():
+            if check in issues:
+                print(f"{'xfail' if problem else 'xpass'} {name} {check}: known issue: {issues[check]}")
+                continue
             print(f"{'FAIL' if problem else 'ok  '} {name} {check}{': ' + problem if problem else ''}")
             failed += bool(problem)
     return 1 if failed else 0

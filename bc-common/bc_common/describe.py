@@ -74,6 +74,8 @@ def description(name: str) -> dict[str, Any]:
         groups=[{"name": g.name, "ratio": g.ratio, "params": g.params} for g in manifest.group_list()],
         tool_schemas=[s.tool_schema for s in manifest.tool_specs()],
         limits=manifest.limits or None,
+        known_issues=dict((manifest.conformance or {}).get("known_issues") or {}) or None,
+        small_answer_space=(manifest.conformance or {}).get("small_answer_space"),
         example=TaskSet(manifest)[0] if manifest.generator else None,
     )
     return facts

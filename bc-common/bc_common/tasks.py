@@ -224,6 +224,7 @@ class TaskSet:
                  params: dict[str, Any] | None = None, tools: bool = True, interaction: bool = True):
         from .catalog import get_bootcamp
         from .errors import ConfigError
+        from .manifest import Group
         from .tool_config import dotted_name
 
         bc = get_bootcamp(bootcamp) if isinstance(bootcamp, str) else bootcamp
@@ -236,7 +237,10 @@ class TaskSet:
             if unknown:
                 raise ConfigError(f"bootcamp {bc.name!r} has no group {unknown[0]!r}; its groups: "
                                   + ", ".join(k.name for k in known))
-            known = [k for k in known if k.name in groups]
+            # a group kept out of the default mix (ratio 0, e.g. rg/*'s curriculum levels) counts as 1 when named
+            known = [k if k.ratio > 0 else Group(k.name, k.params, 1.0) for k in known if k.name in groups]
+        else:
+            known = [k for k in known if k.ratio > 0] or known
         if sum(g.ratio for g in known) <= 0:
             raise ConfigError(f"bootcamp {bc.name!r}: the selected groups' ratios sum to zero")
         tool_specs = bc.tool_specs() if tools else []

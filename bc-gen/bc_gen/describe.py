@@ -1,6 +1,7 @@
 """`bc-gen --list` and `bc-gen --describe NAME`: tables for people, JSON for scripts, YAML for the seed's configs."""
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -30,7 +31,8 @@ def print_listing(fmt: str) -> None:
         click.echo(f"\nunavailable ({len(missing)}):")
         for r in missing:
             click.echo(f"  {r['name']:<26} {r.get('reason', '')}")
-    sources = sorted({r["source"].split("(", 1)[-1].rstrip(")") for r in ok if r["source"]})
+    # "bootcamps/rg (harness 0.1.0, entry point ...): leg_counting" -> what is inside the parentheses
+    sources = sorted({m.group(1) for r in ok if (m := re.search(r"\(([^()]*)\)", r["source"]))})
     click.echo(f"\n{len(ok)} available, {len(missing)} unavailable; from: {'; '.join(sources)}")
 
 
@@ -56,6 +58,10 @@ def print_description(name: str, fmt: str, output: str | None) -> None:
     click.echo(f"  interaction  {facts['interaction'] or 'none'}")
     if facts["limits"]:
         click.echo(f"  turn limits  {facts['limits']}")
+    if facts.get("small_answer_space"):
+        click.echo(f"  small answer space: {facts['small_answer_space']}")
+    for check, reason in (facts.get("known_issues") or {}).items():
+        click.echo(f"  known issue  {check}: {reason}")
     click.echo("  config (--set KEY=VALUE):")
     for f in facts["config"]:
         extra = f"  bounds {f['bounds']}" if "bounds" in f else ""

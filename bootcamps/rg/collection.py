@@ -1,0 +1,32 @@
+"""The rg collection: one bootcamp `rg/<dataset>` per reasoning-gym dataset, built on first use."""
+from __future__ import annotations
+
+from bc_common.bootcamp import Bootcamp
+
+from . import datasets
+from .generator import generator_class
+from .known_issues import CONFORMANCE_N, KNOWN_ISSUES, NO_ANSWER_LEVELS, SAMPLE, SMALL_ANSWER_SPACE
+from .policy import RGPolicy
+from .reward import RGRewardCalculator
+
+
+class Collection:
+    """`names()` lists the datasets; `load(name)` is the manifest of rg/<name> (KeyError for an unknown one)."""
+
+    def names(self) -> list[str]:
+        return datasets.names()
+
+    def load(self, name: str) -> Bootcamp:
+        if name not in datasets.DATASETS:
+            raise KeyError(name)
+        conformance: dict = {"n": SAMPLE.get(name, CONFORMANCE_N)}
+        if name in KNOWN_ISSUES:
+            conformance["known_issues"] = dict(KNOWN_ISSUES[name])
+        if name in SMALL_ANSWER_SPACE:
+            conformance["small_answer_space"] = SMALL_ANSWER_SPACE[name]
+        groups = [g for g in datasets.groups(name) if g.name not in NO_ANSWER_LEVELS.get(name, {})]
+        return Bootcamp(description=datasets.description(name), generator=generator_class(name),
+                        reward=RGRewardCalculator, policy=RGPolicy, groups=groups, conformance=conformance)
+
+
+collection = Collection()

@@ -1,0 +1,125 @@
+"""One InstructionGenerator per reasoning-gym dataset: `LegCountingInstructionGenerator` is rg/leg_counting's.
+
+The classes are made on first use (a module `__getattr__`), so `bootcamps.rg.generator.LegCountingInstructionGenerator`
+is an importable dotted path, as `bc-gen -j` workers and seed-format YAML configs need.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar
+
+from bc_common.bootcamp import InstructionGenerator
+from bc_common.errors import ConfigError
+
+from . import datasets
+from .entry_json import Unencodable, to_json
+from .policy import reference_answer
+from .reward import RGRewardCalculator
+
+ANSWER_FORMAT = ("\n\nThink it through, then give only your final answer inside answer tags, in the form the "
+                 "question asks for: <answer>your answer</answer>")
+ATTEMPTS = 16  # items reasoning-gym fails to make (it raises) are redrawn, deterministically, from the row's rng
+
+
+class RGInstructionGenerator(InstructionGenerator):
+    """Draws a reasoning-gym item from the row's rng; the identity is the item and its coordinates."""
+
+    rg_dataset: ClassVar[str] = ""
+
+    def case_generator(self) -> dict[str, Any]:
+        return self.identity_of(self.rg_dataset, datasets.params_of(self.config))
+
+    def identity_of(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
+        failures = []
+        for _ in range(ATTEMPTS):
+            seed, size, index = datasets.coordinates(name, self.rng)
+            try:
+                item = datasets.entry(name, params, seed, size, index)
+            except Exception as exc:  # noqa: BLE001  (reasoning-gym gives up on some draws: draw again)
+                failures.append(f"reasoning-gym failed: {type(exc).__name__}: {exc}")
+                continue
+            identity = make_identity(name, params, seed, size, index, item)
+            problem = unanswerable(identity)
+            if problem:
+                failures.append(problem)
+                continue
+            return identity
+        raise ConfigError(f"rg/{name}: {ATTEMPTS} draws in a row gave no item with an answer the verifier accepts, "
+                          f"e.g. {failures[0][:300]}")
+
+    def prompt_func(self, identity: dict[str, Any]) -> str:
+        return f"{identity['question'].rstrip()}{ANSWER_FORMAT}"
+
+
+def unanswerable(identity: dict[str, Any]) -> str | None:
+    """Why the reference cannot answer this item (reasoning-gym stores "No solution" for some jugs, a 6-cube has
+    no answer in its notation), or None: only items with a verified answer are emitted."""
+    try:
+        answer = reference_answer(identity)
+    except Exception as exc:  # noqa: BLE001  (a solver that finds nothing)
+        return f"no reference answer: {type(exc).__name__}: {exc}"
+    if RGRewardCalculator.verify_score(f"<answer>{answer}</answer>", identity) < 1.0:
+        return f"the stored answer {answer[:80]!r} does not score 1.0"
+    return None
+
+
+def make_identity(name: str, params: dict[str, Any], seed: int, size: int, index: int,
+                  item: dict[str, Any]) -> dict[str, Any]:
+    """The JSON identity of a reasoning-gym item: its coordinates, question, answer and metadata (with the
+    marks that restore tuples and int keys; an item with no JSON form is rebuilt from its coordinates)."""
+    try:
+        config, _ = to_json(datasets.jsonable(params))  # tuples become lists; the Config's field types restore them when scoring
+    except Unencodable as exc:
+        raise ConfigError(f"rg/{name}: parameters {params} have no JSON form ({exc})") from None
+    identity: dict[str, Any] = {"dataset": name, "config": config, "seed": seed, "size": size, "index": index,
+                                "question": str(item["question"])}
+    try:
+        payload, marks = to_json({"answer": item.get("answer"), "metadata": item.get("metadata", {})})
+    except Unencodable:
+        identity.update(answer=_text_or_none(item.get("answer")), metadata=None, regenerate=True)
+        return identity
+    identity.update(payload)
+    if marks:
+        identity["restore"] = marks
+    return identity
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+class MixtureInstructionGenerator(RGInstructionGenerator):
+    """rg/composite: each row draws a dataset of `datasets` by weight, then an item of it."""
+
+    rg_dataset = datasets.COMPOSITE
+
+    def case_generator(self) -> dict[str, Any]:
+        specs = self.config.datasets
+        chosen = self.rng.choices(specs, weights=[float(s.get("weight", 1.0)) for s in specs])[0]
+        params = datasets.parse_params(chosen["name"], chosen.get("config") or {},
+                                       f"rg/composite {chosen['name']}")
+        identity = self.identity_of(chosen["name"], params)
+        identity["composite"] = True
+        return identity
+
+
+@functools.cache
+def generator_class(name: str) -> type[RGInstructionGenerator]:
+    """The generator class of rg/<name>."""
+    if name not in datasets.DATASETS:
+        raise KeyError(name)
+    base = MixtureInstructionGenerator if name == datasets.COMPOSITE else RGInstructionGenerator
+    qualname = f"{datasets.camel(name)}InstructionGenerator"
+    return type(qualname, (base,), {"rg_dataset": name, "name": f"rg/{name}", "Config": datasets.config_class(name),
+                                     "__module__": __name__, "__qualname__": qualname,
+                                     "__doc__": f"rg/{name}: {datasets.description(name)}"})
+
+
+_BY_CLASS_NAME = {f"{datasets.camel(n)}InstructionGenerator": n for n in datasets.names()}
+
+
+def __getattr__(attr: str) -> Any:
+    name = _BY_CLASS_NAME.get(attr)
+    if name is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+    return generator_class(name)
