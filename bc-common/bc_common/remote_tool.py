@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 import uuid
 from typing import Any
 
@@ -24,6 +25,9 @@ from .errors import ConfigError, ToolError
 from .redaction import redact_url
 
 TOKEN_ENV = "BC_TOOLSERVE_TOKEN"
+# 503s that say "repeat this call" (a master recovering its table after a restart; a worker declared dead while
+# the call waited, whose repeat gets the final 410): retried while the call's time budget lasts
+PATIENT = frozenset({"recovering", "worker_lost"})
 _sessions: dict[asyncio.AbstractEventLoop, tuple[aiohttp.ClientSession, list[int]]] = {}
 
 
@@ -45,7 +49,7 @@ class RemoteTool(Tool):
         if not self.timeout > 0 or self.retries < 0:
             raise ConfigError(f"RemoteTool {self.name!r}: config.timeout_per_query must be > 0, retries >= 0")
         self.direct = bool(self.config.get("direct", True))
-        token = os.environ.get(TOKEN_ENV)
+        token = os.environ.get(TOKEN_ENV, "").strip()
         self._headers = {"Content-Type": "application/json"}
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
@@ -134,14 +138,15 @@ class RemoteTool(Tool):
         url = f"{base}/{self.name}/{op}"
         payload = orjson.dumps(body)
         timeout = aiohttp.ClientTimeout(total=self.timeout)
-        delay = 0.1
-        for attempt in range(self.retries + 1):
+        deadline = time.monotonic() + self.timeout  # waits the server asks for stay within one call's budget
+        delay, attempt = 0.1, 0
+        while attempt <= self.retries:
             last = attempt == self.retries
             try:
                 async with _session().post(url, data=payload, headers=self._headers, timeout=timeout,
                                            allow_redirects=False) as resp:  # never carry the token elsewhere
                     raw = await resp.read()
-                    status = resp.status
+                    status, retry_after = resp.status, resp.headers.get("Retry-After")
             except aiohttp.ClientConnectorError as exc:  # nothing was sent: always safe to retry
                 if direct:
                     raise _FallBack() from exc
@@ -158,12 +163,19 @@ class RemoteTool(Tool):
                 if status == 200:
                     return _object(raw)
                 kind, message = _error_of(raw, status)
-                if direct and status == 404 and kind == "unknown_instance":
-                    raise _FallBack()
+                if direct and (status == 404 and kind == "unknown_instance" or status == 503):
+                    raise _FallBack()  # released, or a worker resuming from a pause: the master knows
                 if status == 409 and retry_conflict and attempt > 0:
                     return {"instance_id": body.get("instance_id")}  # our earlier attempt created it
+                if status == 503 and kind in PATIENT:  # the server says when to come back: not an attempt
+                    wait = _seconds(retry_after)
+                    if time.monotonic() + wait >= deadline:
+                        raise ToolError(kind, message)
+                    await asyncio.sleep(wait)
+                    continue
                 if status not in (502, 503) or last or (status == 502 and not safe):
                     raise ToolError(kind, message)
+            attempt += 1
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
         raise ToolError("unavailable", f"{self.name}.{op}: gave up after {self.retries + 1} attempts")
@@ -171,6 +183,13 @@ class RemoteTool(Tool):
 
 class _FallBack(Exception):
     """A direct worker call failed in a way the master can resolve."""
+
+
+def _seconds(retry_after: str | None) -> float:
+    try:
+        return min(max(float(retry_after), 0.0), 5.0) if retry_after is not None else 0.5
+    except ValueError:
+        return 0.5
 
 
 def _object(raw: bytes) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import hmac
 import ipaddress
 import os
 import secrets
+from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 import orjson
@@ -16,9 +17,13 @@ TOKEN_ENV = "BC_TOOLSERVE_TOKEN"
 PUBLIC_PATHS = frozenset({"/", "/health", "/_proof"})
 
 
+MIN_PUBLIC_TOKEN = 16  # non-space characters a token needs before we listen beyond loopback
+LOOPBACK_NETS = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
+
+
 def token_from_env() -> str | None:
-    """The shared token from `BC_TOOLSERVE_TOKEN`; None when unset or empty."""
-    return os.environ.get(TOKEN_ENV) or None
+    """The shared token from `BC_TOOLSERVE_TOKEN`, stripped (headers cannot carry edge spaces); None when blank."""
+    return os.environ.get(TOKEN_ENV, "").strip() or None
 
 
 def is_loopback(host: str) -> bool:
@@ -31,10 +36,16 @@ def is_loopback(host: str) -> bool:
 
 
 def check_bind(host: str, token: str | None) -> None:
-    """Refuse to listen beyond loopback without a token (the predecessor served 0.0.0.0 unauthenticated)."""
-    if not token and not is_loopback(host):
+    """Refuse to listen beyond loopback without a token of at least 16 non-space characters (the predecessor
+    served 0.0.0.0 unauthenticated, and took `BC_TOOLSERVE_TOKEN=" "` for a token)."""
+    if is_loopback(host):
+        return
+    if not token:
         raise ConfigError(f"refusing to bind {host} without a token: set {TOKEN_ENV} "
                           f"(or bind 127.0.0.1)")
+    if sum(not c.isspace() for c in token) < MIN_PUBLIC_TOKEN:
+        raise ConfigError(f"refusing to bind {host}: {TOKEN_ENV} must have at least {MIN_PUBLIC_TOKEN} "
+                          f"non-space characters to listen beyond loopback")
 
 
 def new_nonce() -> str:
@@ -64,6 +75,31 @@ def check_worker_url(url: object) -> str:
     return f"{parts.scheme}://{parts.netloc}"
 
 
+def parse_nets(cidrs: Iterable[str]) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """`--allow-worker-net` values as networks; ValueError names the bad one."""
+    nets = []
+    for cidr in cidrs:
+        try:
+            nets.append(ipaddress.ip_network(cidr.strip(), strict=False))
+        except ValueError:
+            raise ValueError(f"not a network (CIDR such as 10.0.0.0/8): {cidr!r}") from None
+    return nets
+
+
+def address_allowed(address: str, nets: Iterable = ()) -> bool:
+    """May the master connect to `address`? Never link-local (cloud metadata), multicast, unspecified or
+    reserved; otherwise only loopback and the allowed networks."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_link_local or ip.is_multicast or ip.is_unspecified or ip.is_reserved:
+        return False
+    return any(ip in net for net in (*LOOPBACK_NETS, *nets) if net.version == ip.version)
+
+
 class BearerAuth:
     """ASGI middleware: every path but the public ones needs `Authorization: Bearer <token>` (401 / 403)."""
 
@@ -81,8 +117,8 @@ class BearerAuth:
             if key == b"authorization":
                 given = value
                 break
-        if given is None:
-            status, kind, message = 401, "unauthorized", "missing Authorization: Bearer token"
+        if given is None or not given.partition(b" ")[2].strip():  # absent, or a blank bearer value
+            status, kind, message = 401, "unauthorized", "missing (or blank) Authorization: Bearer token"
         elif not hmac.compare_digest(given, self.expected):
             status, kind, message = 403, "forbidden", "wrong token"
         else:

@@ -41,6 +41,29 @@ def cli(log_level: str) -> None:
     setup_logging(log_level)
 
 
+def seed_flags(*, unified: bool = False):
+    """The seed's flags that have no twin here: accepted, with a warning naming what replaces them
+    (`unified` keeps `--test_timeout` and `--connectivity_only`, which mean there what they meant in the seed)."""
+    def decorate(f):
+        f = click.option("--updated_tool_class", "--updated-tool-class", "updated_tool_class", default=None,
+                         help="Seed flag, ignored: generated configs use bc_common.remote_tool.RemoteTool.")(f)
+        if not unified:
+            f = click.option("--test_timeout", "--test-timeout", "test_timeout", default=None, hidden=True)(f)
+            f = click.option("--connectivity_only", "--connectivity-only", "connectivity_only", is_flag=True,
+                             default=None, hidden=True)(f)
+        return f
+    return decorate
+
+
+def warn_seed_flags(updated_tool_class=None, test_timeout=None, connectivity_only=None) -> None:
+    if updated_tool_class:
+        click.echo(f"bc-toolserve: warning: --updated_tool_class {updated_tool_class} is ignored: generated "
+                   f"configs use bc_common.remote_tool.RemoteTool (same tool schemas)", err=True)
+    for flag, value in (("--test_timeout", test_timeout), ("--connectivity_only", connectivity_only)):
+        if value:
+            click.echo(f"bc-toolserve: warning: {flag} is ignored here: it applies to `unified --test`", err=True)
+
+
 def tool_source(f):
     f = click.option("--registry", "--bootcamp_registry", "registry", type=click.Path(exists=True, dir_okay=False),
                      help="Bootcamp registry JSONL: serve the tools of every entry.")(f)
@@ -58,14 +81,27 @@ def tool_source(f):
 @click.option("--max-body", default=DEFAULT_MAX_BODY, show_default=True, type=int, help="Request body limit, bytes.")
 @tool_source
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml for --tools here.")
-def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, registry, output_dir):
+@click.option("--allow-worker-net", "allow_worker_net", multiple=True, metavar="CIDR",
+              help="Accept workers on this network too (repeatable); default loopback only. Link-local, "
+                   "multicast and unspecified addresses are never contacted.")
+@click.option("--expect-workers", default=0, show_default=True, type=click.IntRange(0),
+              help="/health answers 503 `starting` until this many workers are alive.")
+@seed_flags()
+def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, registry, output_dir,
+           allow_worker_net, expect_workers, **seed):
     """Run the master: worker registry, routing, dashboard (/), /health, /metrics."""
-    from .auth import token_from_env
+    from .auth import parse_nets, token_from_env
     from .master import MasterSettings
     from .run import run_master
 
+    warn_seed_flags(**seed)
+    try:
+        nets = parse_nets(allow_worker_net)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--allow-worker-net") from None
     settings = MasterSettings(token=token_from_env(), heartbeat_interval=heartbeat_interval,
-                              timeout_per_query=timeout_per_query, max_body=max_body)
+                              timeout_per_query=timeout_per_query, max_body=max_body, allow_worker_nets=nets,
+                              expect_workers=expect_workers)
     run_master(host, port, settings, tools, registry, output_dir)
 
 
@@ -80,10 +116,12 @@ def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, r
 @click.option("--advertise-url", default=None, help="URL the master and clients use to reach this worker.")
 @click.option("--instance-ttl", default=3600.0, show_default=True, type=float, help="Idle seconds before an instance is released.")
 @click.option("--log-dir", "--log_dir", default=None, help="With -n > 1: one log file per worker here.")
-def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir):
+@seed_flags()
+def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir, **seed):
     """Run worker(s) that serve the tools and register with the master."""
     from .run import run_worker
 
+    warn_seed_flags(**seed)
     sys.exit(run_worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir))
 
 
@@ -98,21 +136,31 @@ def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url,
 @click.option("--heartbeat-interval", default=2.0, show_default=True, type=float)
 @click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml here.")
+@click.option("--test-timeout", "--test_timeout", default=10.0, show_default=True, type=float,
+              help="With --test: seconds each test request may take.")
+@click.option("--connectivity-only", "--connectivity_only", is_flag=True,
+              help="With --test: only check that a live worker serves every tool (no instance created).")
+@seed_flags(unified=True)
 def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval, timeout_per_query,
-            output_dir):
-    """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM)."""
+            output_dir, test_timeout, connectivity_only, updated_tool_class):
+    """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM).
+    Ready (`/health` 200 `ok`) once the N workers registered; 503 `starting` before."""
     from .run import run_unified
 
+    warn_seed_flags(updated_tool_class)
     sys.exit(run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
-                         timeout_per_query, output_dir))
+                         timeout_per_query, output_dir, test_timeout=test_timeout,
+                         connectivity_only=connectivity_only))
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml")
 @click.argument("tool_config")
 @click.option("--master-url", "--master_url", required=True)
 @click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
-def config(tool_config, master_url, timeout_per_query):
+@seed_flags()
+def config(tool_config, master_url, timeout_per_query, **seed):
     """Print a tool config whose tools call the server (RemoteTool), same schemas."""
+    warn_seed_flags(**seed)
     from .auth import check_worker_url
     from .config_gen import remote_config_yaml
     from .loading import load_specs

@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import ipaddress
 import logging
 import re
+import socket
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import aiohttp
 import orjson
@@ -23,7 +26,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from . import dashboard
-from .auth import BearerAuth, check_worker_url, new_nonce, proof_of
+from .auth import BearerAuth, address_allowed, check_worker_url, new_nonce, proof_of
 from .membership import Membership, WorkerInfo
 from .metrics import Metrics
 from .protocol import (
@@ -31,18 +34,21 @@ from .protocol import (
     DEFAULT_MAX_BODY,
     OPERATIONS,
     ApiError,
+    api_error_response,
     check_instance_id,
-    error_response,
     json_response,
     parse_object,
     read_body,
     read_json,
+    retry_later,
 )
 from .routing import InstanceTable
 from .server import make_app
 
 log = logging.getLogger("bc_toolserve.master")
 TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # always fullmatch: `$` lets a trailing newline in
+CLASS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
+PROOF_FAILED = "the worker url did not prove it holds the token"  # one answer for every failure: no scan oracle
 
 
 @dataclass
@@ -54,10 +60,38 @@ class MasterSettings:
     max_body: int = DEFAULT_MAX_BODY
     proof_timeout: float = 5.0
     body_timeout: float = DEFAULT_BODY_TIMEOUT
+    allow_worker_nets: list = field(default_factory=list)  # beyond loopback (ipaddress networks)
+    expect_workers: int = 0  # /health answers 503 `starting` until this many workers are alive
+
+    @property
+    def dead_after(self) -> float:
+        return self.heartbeat_interval * self.missed_heartbeats
 
 
 class WorkerUnreachable(Exception):
     """The worker did not answer at the transport level (refused, reset, gone)."""
+
+
+class WorkerLost(Exception):
+    """The worker was declared dead while the call waited for it (hung: SIGSTOP, frozen machine)."""
+
+
+class PolicyResolver(aiohttp.abc.AbstractResolver):
+    """Resolve worker host names, keeping only addresses the master may contact (checked at every connect, so
+    a name that later resolves elsewhere is refused too)."""
+
+    def __init__(self, nets: list):
+        self.inner = aiohttp.ThreadedResolver()
+        self.nets = nets
+
+    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list:
+        allowed = [a for a in await self.inner.resolve(host, port, family) if address_allowed(a["host"], self.nets)]
+        if not allowed:
+            raise OSError(f"{host} resolves to no address workers may use")
+        return allowed
+
+    async def close(self) -> None:
+        await self.inner.close()
 
 
 class Master:
@@ -69,16 +103,24 @@ class Master:
         self.table = InstanceTable()
         self.metrics = Metrics()
         self.started = time.time()
+        self.started_mono = time.monotonic()
+        self._ready = False
         self.session: aiohttp.ClientSession | None = None
+        self.inflight: dict[str, set[asyncio.Task]] = {}  # worker id -> handler tasks waiting on that worker
+        self._abandoned: set[asyncio.Task] = set()
         self._auth_headers = {"Content-Type": "application/json"}
         if settings.token:
             self._auth_headers["Authorization"] = f"Bearer {settings.token}"
 
     # --- lifecycle -------------------------------------------------------------------------------------
+    def make_connector(self) -> aiohttp.BaseConnector:
+        return aiohttp.TCPConnector(limit=0, limit_per_host=64, keepalive_timeout=30,
+                                    resolver=PolicyResolver(self.settings.allow_worker_nets))
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
-        connector = aiohttp.TCPConnector(limit=0, limit_per_host=64, keepalive_timeout=30)
-        self.session = aiohttp.ClientSession(connector=connector, json_serialize=lambda o: orjson.dumps(o).decode())
+        self.session = aiohttp.ClientSession(connector=self.make_connector(),
+                                             json_serialize=lambda o: orjson.dumps(o).decode())
         sweeper = asyncio.create_task(self._sweep_forever())
         try:
             yield
@@ -90,8 +132,30 @@ class Master:
         while True:
             await asyncio.sleep(max(0.05, self.settings.heartbeat_interval / 2))
             for worker in self.membership.sweep():
-                lost = self.table.lose_worker(worker.worker_id)
-                log.warning("worker %r missed heartbeats: marked dead, %d instances lost", worker.worker_id, lost)
+                self._declare_dead(worker, "missed heartbeats")
+
+    def _declare_dead(self, worker: WorkerInfo, why: str) -> None:
+        """Its instances become lost (410) and calls waiting on it fail now with a retryable 503 `worker_lost`
+        (repeated, they get the final 410), not at `timeout_per_query`."""
+        self.membership.mark_dead(worker.worker_id)
+        lost = self.table.lose_worker(worker.worker_id)
+        waiting = self.inflight.pop(worker.worker_id, set())
+        for task in waiting:
+            self._abandoned.add(task)
+            task.cancel()
+        log.warning("worker %r %s: marked dead, %d instances lost, %d waiting calls failed", worker.worker_id,
+                    why, lost, len(waiting))
+
+    def ready(self) -> bool:
+        """Latched: `expect_workers` workers alive, or (without it) one heartbeat timeout after start, by which
+        time the workers of a restarted master have registered again with their live instances."""
+        if not self._ready:
+            if self.settings.expect_workers:
+                alive = sum(w.alive for w in self.membership.workers.values())
+                self._ready = alive >= self.settings.expect_workers
+            else:
+                self._ready = time.monotonic() - self.started_mono > self.settings.dead_after
+        return self._ready
 
     def app(self) -> BearerAuth:
         return make_app([
@@ -108,7 +172,9 @@ class Master:
         load = self.table.by_worker()
         workers = [w.view(load.get(w.worker_id, 0)) for w in self.membership.workers.values()]
         alive = sum(w.alive for w in self.membership.workers.values())
-        return {"status": "ok", "role": "master", "uptime_s": round(time.time() - self.started, 1),
+        status = "ok" if self.ready() else ("starting" if self.settings.expect_workers else "recovering")
+        return {"status": status, "role": "master", "uptime_s": round(time.time() - self.started, 1),
+                "workers_expected": self.settings.expect_workers,
                 "heartbeat_interval_s": self.settings.heartbeat_interval,
                 "workers_alive": alive, "workers_total": len(workers), "workers": workers,
                 "tools": self.membership.tool_view(),
@@ -116,7 +182,8 @@ class Master:
                               "lost": len(self.table.lost)}}
 
     async def health(self, request: Request) -> Response:
-        return json_response(self.state())
+        state = self.state()
+        return json_response(state, 503 if state["status"] == "starting" else 200)
 
     async def dashboard_page(self, request: Request) -> Response:
         return HTMLResponse(dashboard.render(self.state()))
@@ -147,24 +214,57 @@ class Master:
         if not isinstance(tools, list) or not tools or not all(isinstance(t, str) and TOOL_NAME.fullmatch(t) for t in tools):
             raise ApiError(400, "bad_request", "tools must be a non-empty list of tool names")
         instances = body.get("instances") or {}
-        if not isinstance(instances, dict):
-            raise ApiError(400, "bad_request", "instances must map instance ids to tool names")
+        if not isinstance(instances, dict) or not all(
+                isinstance(t, str) and t in tools and check_instance_id(i) for i, t in instances.items()):
+            raise ApiError(400, "bad_request", "instances must map valid instance ids to tools of this worker")
+        aliases = body.get("aliases") or {}
+        if not isinstance(aliases, dict) or not all(
+                isinstance(a, str) and CLASS_NAME.fullmatch(a) and t in tools for a, t in aliases.items()):
+            raise ApiError(400, "bad_request", "aliases must map class names to tools of this worker")
         await self._check_proof(url)
         host = body.get("host") if isinstance(body.get("host"), str) else ""
         pid = body.get("pid") if isinstance(body.get("pid"), int) else None
         previous = self.membership.workers.get(worker_id)
         if previous is not None and previous.url != url:
             self.table.lose_worker(worker_id)
-        info = self.membership.register(WorkerInfo(worker_id, url, sorted(set(tools)), host[:200], pid))
-        live = {i: t for i, t in instances.items()
-                if isinstance(i, str) and isinstance(t, str) and t in info.tools}
+        live, refused = self._claims(worker_id, instances)
+        info = self.membership.register(WorkerInfo(worker_id, url, sorted(set(tools)), host[:200], pid,
+                                                   aliases=aliases))
         self.table.adopt(worker_id, live)
         log.info("worker %r registered at %s with tools %s (%d live instances)", worker_id, url,
                  ", ".join(info.tools), len(live))
-        return json_response({"worker_id": worker_id, "heartbeat_interval_s": self.settings.heartbeat_interval})
+        return json_response({"worker_id": worker_id, "heartbeat_interval_s": self.settings.heartbeat_interval,
+                              "dead_after_s": self.settings.dead_after, "release": refused})
+
+    def _claims(self, worker_id: str, instances: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+        """The claimed instances a (re-)registering worker may keep, and those it must release: lost ones (410
+        is final) and ones placed on another live worker (a takeover attempt, logged)."""
+        live, refused = {}, []
+        for instance_id, tool in instances.items():
+            placement = self.table.get(instance_id)
+            owner = self.membership.workers.get(placement.worker_id) if placement else None
+            if placement is not None and placement.worker_id != worker_id and owner is not None and owner.alive:
+                log.warning("worker %r claimed instance %r placed on live worker %r: refused", worker_id,
+                            instance_id, placement.worker_id)
+                refused.append(instance_id)
+            elif self.table.is_lost(instance_id):
+                refused.append(instance_id)
+            else:
+                live[instance_id] = tool
+        return live, refused
 
     async def _check_proof(self, url: str) -> None:
-        """Talk to a registered URL only after it proves it holds the token (no SSRF via registration)."""
+        """Talk to a registered URL only after it proves it holds the token (no SSRF via registration). Only
+        loopback and `--allow-worker-net` addresses are contacted; every failure gives the same 403."""
+        host = urlsplit(url).hostname or ""
+        try:
+            ipaddress.ip_address(host.split("%", 1)[0])
+        except ValueError:
+            pass  # a name: PolicyResolver checks what it resolves to, at every connect
+        else:
+            if not address_allowed(host, self.settings.allow_worker_nets):
+                log.warning("registration refused: %s is not an address workers may use (--allow-worker-net)", url)
+                raise ApiError(403, "proof_failed", PROOF_FAILED)
         nonce = new_nonce()
         try:
             async with self.session.post(f"{url}/_proof", data=orjson.dumps({"nonce": nonce}),
@@ -173,14 +273,16 @@ class Master:
                 raw = await resp.content.read(4096)
                 status = resp.status
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
-            raise ApiError(400, "proof_failed", f"cannot reach worker url for the proof: {type(exc).__name__}") from None
+            log.warning("registration refused: cannot reach %s for the proof (%s)", url, type(exc).__name__)
+            raise ApiError(403, "proof_failed", PROOF_FAILED) from None
         try:
             answer = orjson.loads(raw).get("proof") if status == 200 else None
         except (orjson.JSONDecodeError, AttributeError):
             answer = None
         expected = proof_of(self.settings.token, nonce).encode()
         if not isinstance(answer, str) or not hmac.compare_digest(answer.encode(errors="replace"), expected):
-            raise ApiError(403, "proof_failed", "the worker url did not prove it holds the token")
+            log.warning("registration refused: %s answered a wrong proof (HTTP %s)", url, status)
+            raise ApiError(403, "proof_failed", PROOF_FAILED)
 
     async def heartbeat(self, request: Request) -> Response:
         body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
@@ -190,6 +292,9 @@ class Master:
             raise ApiError(400, "bad_request", "released must be a list of instance ids")
         info = self.membership.heartbeat(worker_id, body.get("calls")) if isinstance(worker_id, str) else None
         if info is None:
+            late = self.membership.workers.get(worker_id) if isinstance(worker_id, str) else None
+            if late is not None and late.alive:  # its heartbeat came after the deadline: dead, as if swept
+                self._declare_dead(late, "heartbeat too late")
             raise ApiError(404, "unknown_worker", "unknown or dead worker: register again")
         for instance_id in released:
             placement = self.table.get(instance_id) if isinstance(instance_id, str) else None
@@ -202,6 +307,7 @@ class Master:
         started = time.perf_counter()
         op = request.path_params["op"]
         tool = request.path_params["tool"]
+        tool = self.membership.aliases.get(tool, tool)  # the seed's clients use the class name
         error_type = None
         try:
             if op not in OPERATIONS or not TOOL_NAME.fullmatch(tool):
@@ -213,7 +319,7 @@ class Master:
                 response = await self._route(tool, op, raw)
         except ApiError as exc:
             error_type = exc.type
-            response = error_response(exc.status, exc.type, exc.message)
+            response = api_error_response(exc)
         if response.status_code >= 400 and error_type is None:
             error_type = _error_type(response.body)
         self.metrics.observe(op if op in OPERATIONS else "other", response.status_code,
@@ -228,6 +334,8 @@ class Master:
             if await self._still_exists(instance_id):
                 raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
         candidates = self.membership.alive_with(tool)
+        if not candidates and not self.ready():
+            raise retry_later("recovering", f"the tool server is starting: no worker serves {tool!r} yet")
         if not candidates and tool not in self.membership.known_tools():
             raise ApiError(404, "unknown_tool", f"no worker serves tool {tool!r}")
         body["instance_id"] = instance_id
@@ -237,7 +345,7 @@ class Master:
             self.table.reserve(instance_id, tool, worker.worker_id)
             try:
                 status, data = await self._forward(worker, f"/{tool}/create", payload)
-            except WorkerUnreachable:
+            except (WorkerUnreachable, WorkerLost):
                 self.table.drop(instance_id)
                 self._worker_down(worker)
                 candidates = [c for c in candidates if c is not worker and c.alive]
@@ -285,6 +393,8 @@ class Master:
                 return json_response({"released": False})
             if self.table.is_lost(instance_id):
                 raise ApiError(410, "instance_lost", f"instance {instance_id!r} was lost with its worker")
+            if not self.ready():  # a restarted master: its workers have not all reported their instances yet
+                raise retry_later("recovering", "the tool server is recovering its instance table")
             raise ApiError(404, "unknown_instance", f"no live instance {instance_id!r} of tool {tool!r}")
         if not placement.ready:
             raise ApiError(409, "conflict", f"instance {instance_id!r} is still being created")
@@ -301,6 +411,11 @@ class Master:
             if op == "release":
                 return json_response({"released": False})
             raise ApiError(410, "instance_lost", f"instance {instance_id!r} was lost with its worker") from None
+        except WorkerLost:
+            if op == "release":
+                return json_response({"released": False})
+            raise retry_later("worker_lost", f"worker {worker.worker_id!r} was declared dead during the call; "
+                                             f"instance {instance_id!r} is lost", after=0) from None
         if status == 404 and _error_type(data) == "unknown_instance":
             if _released(data):  # released on the worker directly (or reaped): unknown from now on, not lost
                 self.table.drop(instance_id)
@@ -314,10 +429,19 @@ class Master:
 
     async def _forward(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
         timeout = aiohttp.ClientTimeout(total=self.settings.timeout_per_query)
+        task = asyncio.current_task()
+        waiting = self.inflight.setdefault(worker.worker_id, set())
+        waiting.add(task)
         try:
             async with self.session.post(worker.url + path, data=payload, headers=self._auth_headers,
                                          timeout=timeout, allow_redirects=False) as resp:
                 return resp.status, await resp.read()
+        except asyncio.CancelledError:
+            if task not in self._abandoned:
+                raise
+            self._abandoned.discard(task)
+            task.uncancel()
+            raise WorkerLost() from None
         except asyncio.TimeoutError:
             raise ApiError(504, "timeout", f"worker {worker.worker_id!r} did not answer within "
                                            f"{self.settings.timeout_per_query:g}s") from None
@@ -327,6 +451,8 @@ class Master:
             if await self._reachable(worker):
                 raise ApiError(502, "worker_error", f"worker {worker.worker_id!r} dropped the connection") from None
             raise WorkerUnreachable() from None
+        finally:
+            waiting.discard(task)
 
     async def _reachable(self, worker: WorkerInfo) -> bool:
         try:
@@ -337,9 +463,8 @@ class Master:
             return False
 
     def _worker_down(self, worker: WorkerInfo) -> None:
-        if self.membership.mark_dead(worker.worker_id):
-            lost = self.table.lose_worker(worker.worker_id)
-            log.warning("worker %r unreachable: marked dead, %d instances lost", worker.worker_id, lost)
+        if worker.alive and self.membership.workers.get(worker.worker_id) is worker:
+            self._declare_dead(worker, "unreachable")
 
 
 def _released(body: bytes) -> bool:

@@ -20,6 +20,7 @@ class WorkerInfo:
     last_heartbeat: float = field(default_factory=time.monotonic)
     status: str = ALIVE
     calls: int = 0  # tool calls the worker served (reported by heartbeat; includes direct client calls)
+    aliases: dict[str, str] = field(default_factory=dict)  # class name -> tool name (the seed's addressing)
 
     @property
     def alive(self) -> bool:
@@ -39,15 +40,23 @@ class Membership:
         self.heartbeat_interval = heartbeat_interval
         self.dead_after = heartbeat_interval * missed
         self.workers: dict[str, WorkerInfo] = {}
+        self.aliases: dict[str, str] = {}  # class name -> tool name, when every worker agrees
 
     def register(self, info: WorkerInfo) -> WorkerInfo:
         self.workers[info.worker_id] = info
+        tools = self.known_tools()
+        seen: dict[str, set[str]] = {}
+        for w in self.workers.values():
+            for alias, tool in w.aliases.items():
+                seen.setdefault(alias, set()).add(tool)
+        self.aliases = {a: next(iter(t)) for a, t in seen.items() if len(t) == 1 and a not in tools}
         return info
 
     def heartbeat(self, worker_id: str, calls: int | None = None) -> WorkerInfo | None:
-        """Record a heartbeat; None when the worker is unknown or was declared dead (it must re-register)."""
+        """Record a heartbeat; None when the worker is unknown or was declared dead (it must re-register).
+        A heartbeat that comes later than `dead_after` is too late even before the sweep saw it."""
         info = self.workers.get(worker_id)
-        if info is None or not info.alive:
+        if info is None or not info.alive or time.monotonic() - info.last_heartbeat > self.dead_after:
             return None
         info.last_heartbeat = time.monotonic()
         if isinstance(calls, int):

@@ -21,25 +21,40 @@ _INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 class ApiError(Exception):
     """An error answered to the caller with `status` and a JSON body of `type` and `message`."""
 
-    def __init__(self, status: int, type: str, message: str, extra: dict[str, Any] | None = None):
+    def __init__(self, status: int, type: str, message: str, extra: dict[str, Any] | None = None,
+                 headers: dict[str, str] | None = None):
         super().__init__(message)
         self.status = status
         self.type = type
         self.message = message
         self.extra = extra or {}
+        self.headers = headers
+
+
+def retry_later(type: str, message: str, after: int = 1) -> ApiError:
+    """503 with `Retry-After`: the call may be repeated as is (`RemoteTool` does)."""
+    return ApiError(503, type, message, {"retryable": True}, {"Retry-After": str(after)})
 
 
 def json_response(data: Any, status: int = 200) -> Response:
     return Response(orjson.dumps(data), status_code=status, media_type="application/json")
 
 
-def error_response(status: int, type: str, message: str, extra: dict[str, Any] | None = None) -> Response:
-    return json_response({"error": {"type": type, "message": message, **(extra or {})}}, status)
+def error_response(status: int, type: str, message: str, extra: dict[str, Any] | None = None,
+                   headers: dict[str, str] | None = None) -> Response:
+    response = json_response({"error": {"type": type, "message": message, **(extra or {})}}, status)
+    if headers:
+        response.headers.update(headers)
+    return response
+
+
+def api_error_response(exc: ApiError) -> Response:
+    return error_response(exc.status, exc.type, exc.message, exc.extra, exc.headers)
 
 
 async def api_error_handler(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.type, exc.message, exc.extra)
+    return api_error_response(exc)
 
 
 async def http_error_handler(request: Request, exc: Exception) -> Response:
@@ -103,6 +118,14 @@ def check_instance_id(value: Any, required: bool = True) -> str | None:
     if not isinstance(value, str) or not _INSTANCE_ID.fullmatch(value):  # `$` would let a trailing newline in
         raise ApiError(400, "bad_request", "instance_id must be 1-128 characters of [A-Za-z0-9_.:-]")
     return value
+
+
+def execute_parameters(body: dict[str, Any]) -> Any:
+    """The tool arguments of an execute body: nested `{"instance_id", "parameters": {...}}` (ours), or flat
+    `{"instance_id", "a": 1, ...}` (the seed's clients). A body with a `parameters` key is always nested."""
+    if "parameters" in body:
+        return {} if body["parameters"] is None else body["parameters"]
+    return {k: v for k, v in body.items() if k != "instance_id"}
 
 
 def create_kwargs(body: dict[str, Any]) -> dict[str, Any]:

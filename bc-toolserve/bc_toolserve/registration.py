@@ -27,12 +27,18 @@ async def stay_registered(worker: Worker, master_url: str, self_url: str, token:
             try:
                 if not registered:
                     body = {"worker_id": worker.settings.worker_id, "url": self_url, "tools": sorted(worker.tools),
-                            "host": socket.gethostname(), "pid": os.getpid(), "instances": worker.live()}
+                            "aliases": worker.aliases, "host": socket.gethostname(), "pid": os.getpid(),
+                            "instances": worker.live()}
                     async with session.post(f"{master_url}/_workers/register", data=orjson.dumps(body)) as resp:
                         answer = await resp.read()
                         if resp.status != 200:
                             raise RuntimeError(f"HTTP {resp.status}: {answer[:300].decode(errors='replace')}")
-                    interval = float(orjson.loads(answer).get("heartbeat_interval_s", interval))
+                    answer = orjson.loads(answer)
+                    interval = float(answer.get("heartbeat_interval_s", interval))
+                    worker.dead_after = float(answer.get("dead_after_s", 3 * interval))
+                    for instance_id in answer.get("release") or []:  # lost meanwhile (410 is final) or not ours
+                        await worker.drop(instance_id)
+                    worker.suspect = False
                     registered, backoff, failures = True, 0.2, 0
                     log.info("worker %r registered with %s as %s", worker.settings.worker_id, master_url, self_url)
                     continue
@@ -46,7 +52,7 @@ async def stay_registered(worker: Worker, master_url: str, self_url: str, token:
                         log.warning("master does not know worker %r: registering again", worker.settings.worker_id)
                     elif resp.status == 200:
                         worker.released.difference_update(released)
-                        failures = 0
+                        worker.suspect, failures = False, 0
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

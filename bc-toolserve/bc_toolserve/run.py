@@ -87,15 +87,21 @@ def free_port(host: str, start: int) -> int:
     raise ConfigError(f"no free port on {host} from {start}")
 
 
-def smoke_test(master_url: str, tool_names: list[str], token: str | None) -> list[tuple[str, bool, str]]:
-    """Create and release one instance of every tool through the master."""
+def smoke_test(master_url: str, tool_names: list[str], token: str | None, timeout: float = 10.0,
+               connectivity_only: bool = False) -> list[tuple[str, bool, str]]:
+    """Create and release one instance of every tool through the master (`connectivity_only`: only check that
+    the master answers and a live worker serves each tool, the seed's `--connectivity_only`)."""
     results = []
+    if connectivity_only:
+        tools = (get_json(f"{master_url}/health", timeout=timeout, any_status=True) or {}).get("tools", {})
+        return [(name, tools.get(name, {}).get("workers", 0) > 0, f"{tools.get(name, {}).get('workers', 0)} live "
+                 f"workers") for name in tool_names]
     for name in tool_names:
-        created = get_json(f"{master_url}/{name}/create", token, timeout=10, body={})
+        created = get_json(f"{master_url}/{name}/create", token, timeout=timeout, body={})
         if not created or "instance_id" not in created:
             results.append((name, False, "create failed"))
             continue
-        released = get_json(f"{master_url}/{name}/release", token, timeout=10,
+        released = get_json(f"{master_url}/{name}/release", token, timeout=timeout,
                             body={"instance_id": created["instance_id"]})
         ok = bool(released and released.get("released"))
         results.append((name, ok, f"worker {created.get('worker_id')}" if ok else "release failed"))
@@ -105,7 +111,8 @@ def smoke_test(master_url: str, tool_names: list[str], token: str | None) -> lis
 def run_unified(tools: str | None = None, registry: str | None = None, n: int = 3, host: str = "127.0.0.1",
                 port: int = 8000, log_dir: str | None = None, test: bool = False, keep_running: bool = False,
                 heartbeat_interval: float = 2.0, timeout_per_query: float = 60.0, output_dir: str | None = None,
-                ready_timeout: float = 60.0) -> int:
+                ready_timeout: float = 60.0, test_timeout: float = 10.0, connectivity_only: bool = False,
+                master_args: tuple[str, ...] = ()) -> int:
     """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop."""
     token = token_from_env()
     check_bind(host, token)
@@ -119,10 +126,15 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
     supervisor = Supervisor(log_dir)
     signal.signal(signal.SIGTERM, _interrupt)  # a SIGTERM during startup still stops the children
     try:
+        if host in ("0.0.0.0", "::", ""):  # workers then advertise this machine's address, not loopback
+            master_args += ("--allow-worker-net", socket.gethostbyname(socket.gethostname()))
         master = supervisor.spawn("master", me + ["master", "--host", host, "--port", str(port),
                                                   "--heartbeat-interval", str(heartbeat_interval),
-                                                  "--timeout-per-query", str(timeout_per_query)])
-        supervisor.wait_ready(master, lambda: get_json(f"{master_url}/health") is not None, ready_timeout)
+                                                  "--timeout-per-query", str(timeout_per_query),
+                                                  "--expect-workers", str(n), *master_args])
+        # up means answering at all: /health says 503 `starting` until the n workers registered
+        supervisor.wait_ready(master, lambda: get_json(f"{master_url}/health", any_status=True) is not None,
+                              ready_timeout)
         ids = [f"unified-{i}" for i in range(n)]
         source = ["--tools", str(tools)] if tools else ["--registry", str(registry)]
         workers = [supervisor.spawn(wid, me + ["worker", "--master-url", master_url, *source, "-n", "1",
@@ -130,9 +142,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
                    for wid in ids]
 
         def all_alive() -> bool:
-            state = get_json(f"{master_url}/health") or {}
-            alive = {w["worker_id"] for w in state.get("workers", []) if w["status"] == "alive"}
-            return set(ids) <= alive
+            return (get_json(f"{master_url}/health") or {}).get("status") == "ok"  # 200 once n workers are alive
 
         supervisor.wait_all_ready(workers, all_alive, ready_timeout)
     except BaseException:
@@ -144,7 +154,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
         log.info("remote tool config written to %s",
                  write_remote_config(specs, master_url, output_dir, timeout_per_query))
     if test:
-        results = smoke_test(master_url, [s.name for s in specs], token)
+        results = smoke_test(master_url, [s.name for s in specs], token, test_timeout, connectivity_only)
         for name, ok, message in results:
             log.info("test %s: %s (%s)", name, "ok" if ok else "FAILED", message)
         if not keep_running:

@@ -135,8 +135,10 @@ class Supervisor:
                 proc.wait()
 
 
-def get_json(url: str, token: str | None = None, timeout: float = 2.0, body: Any = None) -> Any:
-    """GET (or POST `body`) a JSON URL; None when it cannot be reached or does not answer 200."""
+def get_json(url: str, token: str | None = None, timeout: float = 2.0, body: Any = None,
+             any_status: bool = False) -> Any:
+    """GET (or POST `body`) a JSON URL; None when it cannot be reached or does not answer 200 (with
+    `any_status`, the JSON of any answer, e.g. /health's 503 `starting`)."""
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = f"Bearer {token}"
@@ -145,5 +147,10 @@ def get_json(url: str, token: str | None = None, timeout: float = 2.0, body: Any
     try:
         with urllib.request.urlopen(request, timeout=timeout) as resp:
             return orjson.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            return orjson.loads(exc.read()) if any_status else None
+        except (OSError, ValueError):
+            return None
     except (urllib.error.URLError, OSError, ValueError):
         return None

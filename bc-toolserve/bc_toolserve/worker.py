@@ -28,11 +28,13 @@ from .protocol import (
     DEFAULT_MAX_BODY,
     OPERATIONS,
     ApiError,
+    api_error_response,
     check_instance_id,
     create_kwargs,
-    error_response,
+    execute_parameters,
     json_response,
     read_json,
+    retry_later,
 )
 from .server import make_app
 
@@ -55,6 +57,15 @@ class Instance:
     last_used: float = field(default_factory=time.monotonic)
 
 
+def class_aliases(tools: dict[str, Tool]) -> dict[str, str]:
+    """Class name -> tool name (the seed's clients address a tool by its class, `POST /ArithmeticTool/create`);
+    a class serving several tools, or named like another tool, gives no alias."""
+    by_class: dict[str, list[str]] = {}
+    for name, tool in tools.items():
+        by_class.setdefault(type(tool).__name__, []).append(name)
+    return {cls: names[0] for cls, names in sorted(by_class.items()) if len(names) == 1 and cls not in tools}
+
+
 class Worker:
     """Tool objects by name and the live instances this process holds."""
 
@@ -67,6 +78,12 @@ class Worker:
         self.calls = 0
         self.metrics = Metrics()
         self.background: list[Callable[[], Awaitable[None]]] = []
+        self.aliases = class_aliases(self.tools)
+        # after a pause longer than the master waits (SIGSTOP, a frozen VM) the master has declared this worker
+        # dead and its instances lost (410, final): refuse calls until registered again (clears this flag)
+        self.dead_after = 6.0
+        self.suspect = False
+        self._last_tick = time.monotonic()
 
     def app(self) -> BearerAuth:
         return make_app([
@@ -80,14 +97,27 @@ class Worker:
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
         tasks = [asyncio.create_task(self._reap_forever())] + [asyncio.create_task(job()) for job in self.background]
+        self._last_tick = time.monotonic()
+        self._tick()
         try:
             yield
         finally:
+            self._tick_handle.cancel()
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             for instance_id in list(self.instances):
                 await self._release(instance_id)
+
+    def _tick(self) -> None:
+        """A plain timer, not a task: after SIGCONT it runs before any request queued meanwhile is handled."""
+        now = time.monotonic()
+        if now - self._last_tick > self.dead_after and not self.suspect:
+            self.suspect = True
+            log.warning("worker %r was paused %.1fs (the master waits %gs): refusing calls until registered again",
+                        self.settings.worker_id, now - self._last_tick, self.dead_after)
+        self._last_tick = now
+        self._tick_handle = asyncio.get_running_loop().call_later(min(1.0, self.dead_after / 4), self._tick)
 
     def live(self) -> dict[str, str]:
         return {instance_id: inst.tool for instance_id, inst in self.instances.items()}
@@ -115,9 +145,13 @@ class Worker:
     async def tool_call(self, request: Request) -> Response:
         started = time.perf_counter()
         op, tool = request.path_params["op"], request.path_params["tool"]
+        tool = self.aliases.get(tool, tool)
         try:
             if op not in OPERATIONS:
                 raise ApiError(404, "not_found", f"no route {request.url.path}")
+            if self.suspect:
+                raise retry_later("worker_resuming", "this worker was paused and is registering again: "
+                                  "ask the master")
             if tool not in self.tools:
                 raise ApiError(404, "unknown_tool", f"this worker does not serve tool {tool!r}")
             body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
@@ -125,7 +159,7 @@ class Worker:
             result = await getattr(self, f"_{op}")(tool, body)
             response, error_type = json_response(result), None
         except ApiError as exc:
-            response, error_type = error_response(exc.status, exc.type, exc.message, exc.extra), exc.type
+            response, error_type = api_error_response(exc), exc.type
         self.metrics.observe(op if op in OPERATIONS else "other", response.status_code,
                              time.perf_counter() - started, error_type)
         return response
@@ -165,9 +199,7 @@ class Worker:
 
     async def _execute(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
         instance_id, inst = self._instance(tool, body)
-        parameters = body.get("parameters", {})
-        if parameters is None:
-            parameters = {}
+        parameters = execute_parameters(body)
         if not isinstance(parameters, dict):
             raise ApiError(400, "invalid_arguments", "parameters must be a JSON object")
         problem = self.runtime.validate(tool, parameters)
@@ -189,6 +221,12 @@ class Worker:
         except Exception as exc:
             raise ApiError(500, "tool_exception", f"{tool}.calc_reward failed: {type(exc).__name__}") from None
         return {"reward": float(reward or 0.0)}
+
+    async def drop(self, instance_id: str) -> None:
+        """Release an instance the master will not route to us (lost while we were paused, or claimed elsewhere)."""
+        if isinstance(instance_id, str) and instance_id in self.instances:
+            await self._release(instance_id)
+            log.info("dropped instance %r at the master's request", instance_id)
 
     async def _release(self, tool_or_id: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         if body is None:  # internal: release by id (reaper, shutdown)

@@ -76,9 +76,9 @@ class Cluster:
             return subprocess.Popen([sys.executable, "-m", "bc_toolserve", *args], cwd=ROOT, env=self.env,
                                     stdout=subprocess.DEVNULL, stderr=log)
 
-    def start_master(self) -> None:
-        self.master = self._spawn("master", ["master", "--port", str(self.port),
-                                             "--heartbeat-interval", str(HEARTBEAT), "--timeout-per-query", "1.5"])
+    def start_master(self, *extra: str, timeout_per_query: float = 1.5) -> None:
+        self.master = self._spawn("master", ["master", "--port", str(self.port), "--heartbeat-interval",
+                                             str(HEARTBEAT), "--timeout-per-query", str(timeout_per_query), *extra])
         wait_for(lambda: call(f"{self.url}/health", timeout=1)[0] == 200, what="master /health")
 
     def start_worker(self, worker_id: str) -> None:
@@ -90,7 +90,7 @@ class Cluster:
         def ready():
             state = self.health()
             alive = {w["worker_id"] for w in state.get("workers", []) if w["status"] == "alive"}
-            return state if set(ids) <= alive else None
+            return state if set(ids) <= alive and state["status"] == "ok" else None  # "ok": past recovery
 
         return wait_for(ready, timeout, f"workers {sorted(ids)} alive")
 
