@@ -99,7 +99,10 @@ class Cluster:
         return state if status == 200 else {}
 
     def op(self, op: str, body: dict, tool: str = "count", timeout: float = 10.0):
-        return call(f"{self.url}/{tool}/{op}", body, token=self.token, timeout=timeout)
+        return self.op_at(self.url, op, body, tool, timeout)
+
+    def op_at(self, url: str, op: str, body: dict, tool: str = "count", timeout: float = 10.0):
+        return call(f"{url}/{tool}/{op}", body, token=self.token, timeout=timeout)
 
     def log(self, name: str) -> str:
         path = self.tmp / f"{name}.log"

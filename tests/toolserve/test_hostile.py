@@ -30,8 +30,8 @@ def hostile_cluster(tmp_path_factory):
 
 # --- an in-process master with short timeouts (a real uvicorn server on 127.0.0.1) -------------------------
 class InProcessMaster:
-    def __init__(self, **settings):
-        self.master = Master(MasterSettings(token=TOKEN, **settings))
+    def __init__(self, master_cls=Master, **settings):
+        self.master = master_cls(MasterSettings(token=TOKEN, **settings))
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(256)
