@@ -1,6 +1,7 @@
 """`bc-toolserve`: master, worker, unified and config commands (the seed's `--mode` and flag spellings work too)."""
 from __future__ import annotations
 
+import functools
 import sys
 
 import click
@@ -64,6 +65,23 @@ def warn_seed_flags(updated_tool_class=None, test_timeout=None, connectivity_onl
             click.echo(f"bc-toolserve: warning: {flag} is ignored here: it applies to `unified --test`", err=True)
 
 
+def connection_limits(f):
+    """Bounds on what clients may hold (see bc_toolserve.guard); a `limits` argument reaches the command."""
+    def wrapper(*args, max_connections, max_connections_per_client, header_timeout, **kwargs):
+        from .guard import Limits
+
+        return f(*args, limits=Limits(max_connections, max_connections_per_client, header_timeout), **kwargs)
+
+    wrapper = functools.wraps(f)(wrapper)
+    wrapper = click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.1),
+                           help="Seconds a client may take to send its request headers.")(wrapper)
+    wrapper = click.option("--max-connections-per-client", default=8192, show_default=True,
+                           type=click.IntRange(1), help="Connections one client address may hold.")(wrapper)
+    return click.option("--max-connections", default=0, show_default=True, type=click.IntRange(0),
+                        help="Connections in all (0: from the file-descriptor limit). At a cap the oldest idle "
+                             "connection is closed; only if all are busy is a new one refused (503).")(wrapper)
+
+
 def tool_source(f):
     f = click.option("--registry", "--bootcamp_registry", "registry", type=click.Path(exists=True, dir_okay=False),
                      help="Bootcamp registry JSONL: serve the tools of every entry.")(f)
@@ -86,9 +104,10 @@ def tool_source(f):
                    "multicast and unspecified addresses are never contacted.")
 @click.option("--expect-workers", default=0, show_default=True, type=click.IntRange(0),
               help="/health answers 503 `starting` until this many workers are alive.")
+@connection_limits
 @seed_flags()
 def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, registry, output_dir,
-           allow_worker_net, expect_workers, **seed):
+           allow_worker_net, expect_workers, limits, **seed):
     """Run the master: worker registry, routing, dashboard (/), /health, /metrics."""
     from .auth import parse_nets, token_from_env
     from .master import MasterSettings
@@ -102,7 +121,7 @@ def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, r
     settings = MasterSettings(token=token_from_env(), heartbeat_interval=heartbeat_interval,
                               timeout_per_query=timeout_per_query, max_body=max_body, allow_worker_nets=nets,
                               expect_workers=expect_workers)
-    run_master(host, port, settings, tools, registry, output_dir)
+    run_master(host, port, settings, tools, registry, output_dir, limits)
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve worker --master-url http://127.0.0.1:8000 --tools tools.yaml -n 3")
@@ -116,13 +135,16 @@ def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, r
 @click.option("--advertise-url", default=None, help="URL the master and clients use to reach this worker.")
 @click.option("--instance-ttl", default=3600.0, show_default=True, type=float, help="Idle seconds before an instance is released.")
 @click.option("--log-dir", "--log_dir", default=None, help="With -n > 1: one log file per worker here.")
+@connection_limits
 @seed_flags()
-def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir, **seed):
+def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir, limits,
+           **seed):
     """Run worker(s) that serve the tools and register with the master."""
     from .run import run_worker
 
     warn_seed_flags(**seed)
-    sys.exit(run_worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir))
+    sys.exit(run_worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir,
+                        limits))
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve unified --tools tools.yaml -n 4 --port 8000 --log-dir logs/")
@@ -140,9 +162,10 @@ def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url,
               help="With --test: seconds each test request may take.")
 @click.option("--connectivity-only", "--connectivity_only", is_flag=True,
               help="With --test: only check that a live worker serves every tool (no instance created).")
+@connection_limits
 @seed_flags(unified=True)
 def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval, timeout_per_query,
-            output_dir, test_timeout, connectivity_only, updated_tool_class):
+            output_dir, test_timeout, connectivity_only, updated_tool_class, limits):
     """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM).
     Ready (`/health` 200 `ok`) once the N workers registered; 503 `starting` before."""
     from .run import run_unified
@@ -150,7 +173,7 @@ def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbe
     warn_seed_flags(updated_tool_class)
     sys.exit(run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
                          timeout_per_query, output_dir, test_timeout=test_timeout,
-                         connectivity_only=connectivity_only))
+                         connectivity_only=connectivity_only, limits=limits))
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml")

@@ -11,6 +11,7 @@ from bc_common.errors import ConfigError
 
 from .auth import check_bind, check_worker_url, token_from_env
 from .config_gen import check_remote_config_target, write_remote_config
+from .guard import Limits
 from .loading import instantiate, load_specs
 from .master import Master, MasterSettings
 from .registration import stay_registered
@@ -22,7 +23,8 @@ log = logging.getLogger("bc_toolserve")
 
 
 def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettings | None = None,
-               tools: str | None = None, registry: str | None = None, output_dir: str | None = None) -> None:
+               tools: str | None = None, registry: str | None = None, output_dir: str | None = None,
+               limits: Limits | None = None) -> None:
     """Serve the master until SIGINT/SIGTERM. With tools and `output_dir`, write the remote tool config too."""
     check_remote_config_target(output_dir, tools, registry)
     settings = settings or MasterSettings(token=token_from_env())
@@ -32,7 +34,7 @@ def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettin
         path = write_remote_config(load_specs(tools, registry), url, output_dir, settings.timeout_per_query)
         log.info("remote tool config written to %s", path)
     log.info("bc-toolserve master listening on %s (auth %s)", url, "on" if settings.token else "off")
-    serve(Master(settings).app(), sock)
+    serve(Master(settings).app(), sock, limits)
 
 
 def default_worker_id() -> str:
@@ -41,7 +43,8 @@ def default_worker_id() -> str:
 
 def run_worker(master_url: str, tools: str | None = None, registry: str | None = None, n: int = 1,
                host: str = "127.0.0.1", port: int = 0, worker_id: str | None = None,
-               advertise_url: str | None = None, instance_ttl: float = 3600.0, log_dir: str | None = None) -> int:
+               advertise_url: str | None = None, instance_ttl: float = 3600.0, log_dir: str | None = None,
+               limits: Limits | None = None) -> int:
     """Serve `n` workers registered with `master_url`; with n > 1 each runs in its own supervised process."""
     token = token_from_env()
     try:
@@ -57,7 +60,7 @@ def run_worker(master_url: str, tools: str | None = None, registry: str | None =
             argv = [sys.executable, "-m", "bc_toolserve", "worker", "--master-url", master_url,
                     "--tools" if tools else "--registry", str(tools or registry), "-n", "1", "--host", host,
                     "--port", str(free_port(host, port + i) if port else 0), "--worker-id", f"{worker_id}-{i}",
-                    "--instance-ttl", str(instance_ttl)]
+                    "--instance-ttl", str(instance_ttl), *limit_args(limits)]
             supervisor.spawn(f"worker-{i}", argv)
         supervisor.run_until_signal()
         return 0
@@ -71,8 +74,16 @@ def run_worker(master_url: str, tools: str | None = None, registry: str | None =
     worker = Worker(instantiate(specs), WorkerSettings(worker_id, token, instance_ttl))
     worker.background.append(lambda: stay_registered(worker, master_url, self_url, token))
     log.info("bc-toolserve worker %r on %s serving %s", worker_id, self_url, ", ".join(sorted(worker.tools)))
-    serve(worker.app(), sock)
+    serve(worker.app(), sock, limits)
     return 0
+
+
+def limit_args(limits: Limits | None) -> list[str]:
+    """The connection-limit flags that give a child process the same `limits`."""
+    if limits is None:
+        return []
+    return ["--max-connections", str(limits.max_connections), "--max-connections-per-client",
+            str(limits.max_per_client), "--header-timeout", str(limits.header_timeout)]
 
 
 def free_port(host: str, start: int) -> int:
@@ -112,7 +123,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
                 port: int = 8000, log_dir: str | None = None, test: bool = False, keep_running: bool = False,
                 heartbeat_interval: float = 2.0, timeout_per_query: float = 60.0, output_dir: str | None = None,
                 ready_timeout: float = 60.0, test_timeout: float = 10.0, connectivity_only: bool = False,
-                master_args: tuple[str, ...] = ()) -> int:
+                master_args: tuple[str, ...] = (), limits: Limits | None = None) -> int:
     """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop."""
     token = token_from_env()
     check_bind(host, token)
@@ -131,14 +142,16 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
         master = supervisor.spawn("master", me + ["master", "--host", host, "--port", str(port),
                                                   "--heartbeat-interval", str(heartbeat_interval),
                                                   "--timeout-per-query", str(timeout_per_query),
-                                                  "--expect-workers", str(n), *master_args])
+                                                  "--expect-workers", str(n), *master_args,
+                                                  *limit_args(limits)])
         # up means answering at all: /health says 503 `starting` until the n workers registered
         supervisor.wait_ready(master, lambda: get_json(f"{master_url}/health", any_status=True) is not None,
                               ready_timeout)
         ids = [f"unified-{i}" for i in range(n)]
         source = ["--tools", str(tools)] if tools else ["--registry", str(registry)]
         workers = [supervisor.spawn(wid, me + ["worker", "--master-url", master_url, *source, "-n", "1",
-                                               "--host", host, "--port", "0", "--worker-id", wid])
+                                               "--host", host, "--port", "0", "--worker-id", wid,
+                                               *limit_args(limits)])
                    for wid in ids]
 
         def all_alive() -> bool:

@@ -9,6 +9,7 @@ import sys
 import uvicorn
 
 from .auth import BearerAuth, check_bind
+from .guard import Limits, guarded_protocol
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -32,10 +33,10 @@ def bind(host: str, port: int, token: str | None) -> socket.socket:
     return sock
 
 
-def serve(app, sock: socket.socket) -> None:
-    """Serve until SIGINT/SIGTERM (uvicorn handles both and shuts down gracefully)."""
+def serve(app, sock: socket.socket, limits: Limits | None = None) -> None:
+    """Serve until SIGINT/SIGTERM (uvicorn handles both and shuts down gracefully), within connection `limits`."""
     config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75,
-                            timeout_graceful_shutdown=5, backlog=2048)
+                            timeout_graceful_shutdown=5, backlog=2048, http=guarded_protocol(limits or Limits()))
     server = uvicorn.Server(config).serve(sockets=[sock])
     try:  # uvloop (with httptools, chosen by uvicorn itself) roughly halves the per-request server CPU
         import uvloop
