@@ -1,10 +1,13 @@
 """Benchmark bc-toolserve on loopback: 1 master + 2 workers, N concurrent sessions x 10 execute calls.
 
-Each session is what a rollout does with `RemoteTool`: create, 10 executes, release (12 calls). The baseline is
-the same client load (12 requests a session) against a bare Starlette echo route on the same uvicorn setup.
-Prints success rate, calls/s, p50/p99 and the ratio of calls/s to the echo route.
+Measures what a client sees: one aiohttp session with an unlimited connector runs N concurrent sessions of
+create, 10 x execute, release (12 calls each), timing every call. Two shapes: `nested` (ours, as RemoteTool
+calls: create at the master, the rest at the worker named in the answer) and `seed` (the seed's clients:
+every call at the master, `/CounterTool/...`, flat execute parameters). The baseline is the same client load
+against a bare Starlette echo route served like bc-toolserve; runs alternate baseline / toolserve so both see
+the same machine. Prints per-run lines, then per shape the median calls/s ratio, success, p99 and max.
 
-    python bench/toolserve.py [--sessions 1024] [--calls 10]
+    python bench/toolserve.py [--sessions 1024] [--calls 10] [--rounds 2] [--shapes nested,seed]
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -56,13 +60,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_http(url: str, check=lambda body: True, timeout: float = 30.0) -> None:
+def wait_http(url: str, check=lambda body: True, timeout: float = 30.0, ok_status: int = 200) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=1) as resp:
                 if check(resp.read()):
                     return
+        except urllib.error.HTTPError as exc:
+            if exc.code == ok_status:
+                return
         except OSError:
             pass
         time.sleep(0.05)
@@ -74,96 +81,84 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-async def load_toolserve(master_url: str, sessions: int, calls: int) -> tuple[int, int, list[float], float]:
-    from bc_common.errors import ToolError
-    from bc_common.remote_tool import RemoteTool
-    from bc_common.tool_config import load_tool_config
+class Run:
+    """What the client saw in one run: per-call latencies, failures, wall time."""
 
-    spec = load_tool_config(Path(os.environ["BENCH_TOOLS"]))[0]
-    tool = RemoteTool({"type": "native", "server_url": master_url, "timeout_per_query": 60}, spec.tool_schema)
-    latencies: list[float] = []
-    by_op: dict[str, list[float]] = {}
-    ok = failed = 0
+    def __init__(self, name: str):
+        self.name, self.latencies, self.failed, self.wall, self.errors = name, [], 0, 0.0, {}
+        self.by_op: dict[str, list[float]] = {}
 
-    async def timed(op, coro):
-        nonlocal ok, failed
-        started = time.perf_counter()
-        try:
-            result = await coro
-            ok += 1
-            return result
-        except ToolError as exc:
-            failed += 1
-            print(f"error: {exc}", file=sys.stderr)
-            return None
-        finally:
-            latencies.append(time.perf_counter() - started)
-            by_op.setdefault(op, []).append(latencies[-1])
+    @property
+    def rate(self) -> float:
+        return len(self.latencies) / self.wall
 
-    async def session(i: int) -> None:
-        instance_id = await timed("create", tool.create(f"s{i}", identity={}))
-        if instance_id is None:
-            return
-        for _ in range(calls):
-            await timed("execute", tool.execute(instance_id, {"step": 1}))
-        await timed("release", tool.release(instance_id))
-
-    await tool.create("warmup", identity={})
-    await tool.release("warmup")
-    started = time.perf_counter()
-    await asyncio.gather(*(session(i) for i in range(sessions)))
-    wall = time.perf_counter() - started
-    for op, values in by_op.items():
-        print(f"  toolserve {op:>8}: p50 {percentile(values, 0.5) * 1000:.1f} ms, "
-              f"p99 {percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms", file=sys.stderr)
-    return ok, failed, latencies, wall
+    def line(self) -> str:
+        total = len(self.latencies)
+        return (f"{self.name:>13}: {total} calls, success {(total - self.failed) / total:.2%}, {self.rate:,.0f} calls/s, "
+                f"p50 {percentile(self.latencies, 0.5) * 1000:.0f} ms, p99 {percentile(self.latencies, 0.99) * 1000:.0f} ms, "
+                f"max {max(self.latencies) * 1000:.0f} ms, wall {self.wall:.2f} s"
+                + (f", errors {self.errors}" if self.errors else "")
+                + "".join(f"\n{'':>15}{op}: p50 {percentile(v, 0.5) * 1000:.0f} ms, p99 {percentile(v, 0.99) * 1000:.0f} ms"
+                          for op, v in self.by_op.items()))
 
 
-async def load_echo(url: str, sessions: int, calls: int) -> tuple[int, int, list[float], float]:
+async def load(shape: str, base: str, sessions: int, calls: int, token: str | None) -> Run:
+    """`sessions` concurrent sessions of create, `calls` x execute, release, through one aiohttp session with an
+    unlimited connector. Shapes: `echo` (the baseline route), `nested` (ours, as RemoteTool does it: create at
+    the master, then the worker named in the answer), `seed` (the seed's clients: everything at the master,
+    `/<ToolClassName>/...`, flat execute parameters)."""
     import aiohttp
     import orjson
 
-    latencies: list[float] = []
-    ok = failed = 0
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, keepalive_timeout=30)) as http:
-        async def one(op: str, body: dict) -> None:
-            nonlocal ok, failed
+    run = Run(shape)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    tool = "CounterTool" if shape == "seed" else "count"
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+        async def one(url: str, body: dict) -> dict | None:
             started = time.perf_counter()
             try:
-                async with http.post(f"{url}/count/{op}", data=orjson.dumps(body),
-                                     headers={"Content-Type": "application/json"}) as resp:
-                    orjson.loads(await resp.read())
-                    ok += resp.status == 200
-                    failed += resp.status != 200
-            except (aiohttp.ClientError, OSError):
-                failed += 1
-            latencies.append(time.perf_counter() - started)
+                async with http.post(url, data=orjson.dumps(body), headers=headers) as resp:
+                    answer = orjson.loads(await resp.read())
+                    if resp.status != 200:
+                        raise RuntimeError(f"HTTP {resp.status} {answer.get('error', {}).get('type')}")
+            except Exception as exc:  # counted, never fatal: a benchmark reports failures
+                run.failed += 1
+                kind = str(exc)[:60] or type(exc).__name__
+                run.errors[kind] = run.errors.get(kind, 0) + 1
+                answer = None
+            run.latencies.append(time.perf_counter() - started)
+            run.by_op.setdefault(url.rsplit("/", 1)[1], []).append(run.latencies[-1])
+            return answer
 
         async def session(i: int) -> None:
-            await one("create", {"instance_id": f"s{i}", "create_kwargs": {"identity": {}}})
+            instance_id = f"{shape}-{i}-{time.monotonic_ns()}"
+            created = await one(f"{base}/{tool}/create", {"instance_id": instance_id, "create_kwargs": {"identity": {}}}
+                                if shape != "seed" else {"instance_id": instance_id, "identity": {}})
+            if created is None:
+                return
+            at = created.get("worker_url", base) if shape == "nested" else base
             for _ in range(calls):
-                await one("execute", {"instance_id": f"s{i}", "parameters": {"step": 1}})
-            await one("release", {"instance_id": f"s{i}"})
+                await one(f"{at}/{tool}/execute", {"instance_id": instance_id, "step": 1} if shape == "seed"
+                          else {"instance_id": instance_id, "parameters": {"step": 1}})
+            await one(f"{at}/{tool}/release", {"instance_id": instance_id})
 
-        await one("create", {"instance_id": "warmup"})
+        await session(-1)  # warm up the connection and the route
+        run.latencies.clear()
+        run.by_op.clear()
         started = time.perf_counter()
         await asyncio.gather(*(session(i) for i in range(sessions)))
-        return ok, failed, latencies, time.perf_counter() - started
-
-
-def report(name: str, ok: int, failed: int, latencies: list[float], wall: float) -> float:
-    total = ok + failed
-    rate = total / wall
-    print(f"{name:>10}: {total} calls, success {ok / total:.2%}, {rate:,.0f} calls/s, "
-          f"p50 {percentile(latencies, 0.5) * 1000:.1f} ms, p99 {percentile(latencies, 0.99) * 1000:.1f} ms, "
-          f"wall {wall:.2f} s", file=sys.stderr)
-    return rate
+        run.wall = time.perf_counter() - started
+    return run
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1024)
     parser.add_argument("--calls", type=int, default=10)
+    parser.add_argument("--rounds", type=int, default=2, help="Alternations of baseline and each shape.")
+    parser.add_argument("--shapes", default="nested,seed", help="Comma-separated: nested, seed.")
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.echo_server is not None:
@@ -173,8 +168,8 @@ def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="bench-toolserve-"))
     tools = tmp / "tools.yaml"
     tools.write_text(TOOL_YAML)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": "bench-token", "BENCH_TOOLS": str(tools)}
-    os.environ.update(env)
+    token = "bench-token-0123456789"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": token}
     procs = []
 
     def spawn(*argv: str) -> None:
@@ -184,24 +179,38 @@ def main() -> int:
     try:
         echo_port = free_port()
         spawn(str(Path(__file__).resolve()), "--echo-server", str(echo_port))
+        echo_url = f"http://127.0.0.1:{echo_port}"
         master_port = free_port()
-        spawn("-m", "bc_toolserve", "master", "--port", str(master_port))
+        spawn("-m", "bc_toolserve", "master", "--port", str(master_port), "--expect-workers", "2")
         master_url = f"http://127.0.0.1:{master_port}"
-        wait_http(f"{master_url}/health")
         for i in range(2):
             spawn("-m", "bc_toolserve", "worker", "--master-url", master_url, "--tools", str(tools),
                   "--worker-id", f"bench-{i}")
-        wait_http(f"{master_url}/health", lambda body: body.count(b'"alive"') >= 2)
-
-        echo = asyncio.run(load_echo(f"http://127.0.0.1:{echo_port}", args.sessions, args.calls))
-        served = asyncio.run(load_toolserve(master_url, args.sessions, args.calls))
+        wait_http(f"{master_url}/health")  # 200 once both workers registered (503 `starting` before)
+        wait_http(f"{echo_url}/health", ok_status=404)
+        shapes = args.shapes.split(",")
         print(f"bench toolserve: {args.sessions} concurrent sessions x (create + {args.calls} execute + release), "
-              f"1 master + 2 workers, loopback, {os.cpu_count()} CPUs", file=sys.stderr)
-        echo_rate = report("echo", *echo)
-        served_rate = report("toolserve", *served)
-        ok, failed, latencies, _ = served
-        print(f"ratio toolserve/echo calls/s: {served_rate / echo_rate:.2f}   "
-              f"success {ok / (ok + failed):.2%}   p99 {percentile(latencies, 0.99):.3f} s")
+              f"1 master + 2 workers, loopback, {os.cpu_count()} CPUs, load average "
+              f"{os.getloadavg()[0]:.1f} at start; one aiohttp session, unlimited connector; runs alternate "
+              f"with the echo baseline", file=sys.stderr)
+        results: dict[str, list[tuple[Run, Run]]] = {shape: [] for shape in shapes}
+        for _ in range(args.rounds):
+            for shape in shapes:
+                echo = asyncio.run(load("echo", echo_url, args.sessions, args.calls, None))
+                served = asyncio.run(load(shape, master_url, args.sessions, args.calls, token))
+                print(echo.line(), file=sys.stderr)
+                print(served.line(), file=sys.stderr)
+                results[shape].append((echo, served))
+        failed = 0
+        for shape, pairs in results.items():
+            ratios = sorted(served.rate / echo.rate for echo, served in pairs)
+            latencies = [t for _, served in pairs for t in served.latencies]
+            total = len(latencies)
+            errors = sum(served.failed for _, served in pairs)
+            failed += errors
+            print(f"{shape}: ratio toolserve/echo calls/s {ratios[len(ratios) // 2]:.2f} (runs: "
+                  f"{', '.join(f'{r:.2f}' for r in ratios)})   success {(total - errors) / total:.2%}   "
+                  f"p99 {percentile(latencies, 0.99):.3f} s   max {max(latencies):.3f} s")
         return 0 if failed == 0 else 1
     finally:
         for proc in procs:
