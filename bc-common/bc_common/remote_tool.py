@@ -54,6 +54,7 @@ class RemoteTool(Tool):
         if token:
             self._headers["Authorization"] = f"Bearer {token}"
         self._workers: dict[str, str] = {}  # instance id -> worker URL
+        self._worker_ids: dict[str, str] = {}  # instance id -> worker id (to ask the master if it still lives)
         self._live: set[str] = set()
 
     async def check(self) -> str:
@@ -94,6 +95,8 @@ class RemoteTool(Tool):
         self._live.add(instance_id)
         if self.direct and isinstance(answer.get("worker_url"), str):
             self._workers[instance_id] = answer["worker_url"].rstrip("/")
+            if isinstance(answer.get("worker_id"), str):
+                self._worker_ids[instance_id] = answer["worker_id"]
         return instance_id
 
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
@@ -113,6 +116,7 @@ class RemoteTool(Tool):
             await self._routed(instance_id, "release", {"instance_id": instance_id}, safe=True)
         finally:
             self._workers.pop(instance_id, None)
+            self._worker_ids.pop(instance_id, None)
             if known:
                 await _release_session()
 
@@ -128,13 +132,14 @@ class RemoteTool(Tool):
         worker = self._workers.get(instance_id)
         if worker:
             try:
-                return await self._call(worker, op, body, safe=safe, direct=True)
+                return await self._call(worker, op, body, safe=safe, direct=True,
+                                        worker_id=self._worker_ids.get(instance_id))
             except _FallBack:
                 self._workers.pop(instance_id, None)  # the master knows whether the instance still exists
         return await self._call(self.server_url, op, body, safe=safe)
 
     async def _call(self, base: str, op: str, body: dict[str, Any], safe: bool = True, direct: bool = False,
-                    retry_conflict: bool = False) -> dict[str, Any]:
+                    retry_conflict: bool = False, worker_id: str | None = None) -> dict[str, Any]:
         url = f"{base}/{self.name}/{op}"
         payload = orjson.dumps(body)
         timeout = aiohttp.ClientTimeout(total=self.timeout)
@@ -142,11 +147,17 @@ class RemoteTool(Tool):
         delay, attempt = 0.1, 0
         while attempt <= self.retries:
             last = attempt == self.retries
+            watch = _Watch(self, worker_id) if direct and worker_id else None
             try:
                 async with _session().post(url, data=payload, headers=self._headers, timeout=timeout,
                                            allow_redirects=False) as resp:  # never carry the token elsewhere
                     raw = await resp.read()
                     status, retry_after = resp.status, resp.headers.get("Retry-After")
+            except asyncio.CancelledError:
+                if watch is None or not watch.fired:
+                    raise
+                asyncio.current_task().uncancel()
+                raise _FallBack() from None  # the master declared the worker dead: it answers for the instance
             except aiohttp.ClientConnectorError as exc:  # nothing was sent: always safe to retry
                 if direct:
                     raise _FallBack() from exc
@@ -175,10 +186,51 @@ class RemoteTool(Tool):
                     continue
                 if status not in (502, 503) or last or (status == 502 and not safe):
                     raise ToolError(kind, message)
+            finally:
+                if watch is not None:
+                    watch.stop()
             attempt += 1
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
         raise ToolError("unavailable", f"{self.name}.{op}: gave up after {self.retries + 1} attempts")
+
+
+class _Watch:
+    """While a direct call to a worker is slow, ask the master every `WATCH_S` whether that worker still lives;
+    when it was declared dead (hung: SIGSTOP, a frozen machine), cancel the call so the master answers for the
+    instance (410), instead of waiting for `timeout_per_query`. A timer per call, a request only for slow ones."""
+
+    WATCH_S = 2.0
+
+    def __init__(self, tool: RemoteTool, worker_id: str):
+        self.tool, self.worker_id = tool, worker_id
+        self.task = asyncio.current_task()
+        self.loop = asyncio.get_running_loop()
+        self.fired = False
+        self.probe: asyncio.Task | None = None
+        self.timer = self.loop.call_later(self.WATCH_S, self._check)
+
+    def _check(self) -> None:
+        self.probe = self.loop.create_task(self._ask())
+
+    async def _ask(self) -> None:
+        url = f"{self.tool.server_url}/_workers/{self.worker_id}"
+        try:
+            async with _session().get(url, headers=self.tool._headers, allow_redirects=False,
+                                      timeout=aiohttp.ClientTimeout(total=self.WATCH_S)) as resp:
+                status = orjson.loads(await resp.read()).get("status") if resp.status == 200 else None
+        except Exception:  # the master cannot tell: keep waiting for the worker
+            status = None
+        if status in ("dead", "unknown") and not self.task.done():
+            self.fired = True
+            self.task.cancel()
+        elif not self.task.done():
+            self.timer = self.loop.call_later(self.WATCH_S, self._check)
+
+    def stop(self) -> None:
+        self.timer.cancel()
+        if self.probe is not None and not self.probe.done() and self.probe is not asyncio.current_task():
+            self.probe.cancel()
 
 
 class _FallBack(Exception):

@@ -164,6 +164,7 @@ class Master:
             Route("/metrics", self.metrics_page, methods=["GET"]),
             Route("/_workers/register", self.register, methods=["POST"]),
             Route("/_workers/heartbeat", self.heartbeat, methods=["POST"]),
+            Route("/_workers/{worker_id}", self.worker_status, methods=["GET"]),
             Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
         ], self.lifespan, self.settings.token, self.metrics)
 
@@ -283,6 +284,11 @@ class Master:
         if not isinstance(answer, str) or not hmac.compare_digest(answer.encode(errors="replace"), expected):
             log.warning("registration refused: %s answered a wrong proof (HTTP %s)", url, status)
             raise ApiError(403, "proof_failed", PROOF_FAILED)
+
+    async def worker_status(self, request: Request) -> Response:
+        """`alive`, `dead` or `unknown`: RemoteTool asks while a direct call to that worker is slow."""
+        worker = self.membership.workers.get(request.path_params["worker_id"])
+        return json_response({"status": worker.status if worker is not None else "unknown"})
 
     async def heartbeat(self, request: Request) -> Response:
         body = await read_json(request, self.settings.max_body, self.settings.body_timeout)

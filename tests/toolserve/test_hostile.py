@@ -326,13 +326,26 @@ def test_hung_worker_fails_waiting_calls_when_declared_dead_and_410_stays_final(
         status, answer = c.op("create", {"instance_id": "hung"})
         owner, worker_url = answer["worker_id"], answer["worker_url"]
         proc = c.workers[owner]
+
+        async def direct_while_hung():  # RemoteTool calls the worker directly: it asks the master while slow
+            tool = RemoteTool({"type": "native", "server_url": c.url, "timeout_per_query": 60}, SCHEMA)
+            tool._live.add("hung")
+            tool._workers["hung"], tool._worker_ids["hung"] = worker_url, owner
+            t = time.monotonic()
+            with pytest.raises(ToolError) as exc:
+                await tool.execute("hung", {"step": 1})
+            return exc.value.kind, time.monotonic() - t
+
         os.kill(proc.pid, signal.SIGSTOP)
         try:
             started = time.monotonic()
-            with cf.ThreadPoolExecutor(4) as pool:  # several calls waiting at once all fail at once
+            with cf.ThreadPoolExecutor(5) as pool:  # several calls waiting at once all fail at once
+                direct = pool.submit(asyncio.run, direct_while_hung())
                 waiting = list(pool.map(lambda _: c.op("execute", {"instance_id": "hung", "parameters": {"step": 1}},
                                                        timeout=30), range(4)))
             took = time.monotonic() - started
+            kind, direct_took = direct.result()
+            assert kind == "instance_lost" and direct_took < 8, (kind, direct_took)  # not the 60 s timeout
             assert {(s, a["error"]["type"], a["error"]["retryable"]) for s, a in waiting} == {(503, "worker_lost", True)}
             assert took < 5, took  # declared dead after 3 x 0.25 s heartbeats; far below the 60 s query timeout
             assert c.op("execute", {"instance_id": "hung", "parameters": {"step": 1}})[0] == 410  # the repeat
