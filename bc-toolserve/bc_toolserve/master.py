@@ -38,8 +38,8 @@ from .protocol import (
     check_instance_id,
     json_response,
     parse_object,
-    read_body,
     read_json,
+    receive_body,
     retry_later,
 )
 from .routing import InstanceTable
@@ -166,7 +166,7 @@ class Master:
             Route("/_workers/heartbeat", self.heartbeat, methods=["POST"]),
             Route("/_workers/{worker_id}", self.worker_status, methods=["GET"]),
             Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
-        ], self.lifespan, self.settings.token, self.metrics)
+        ], self.lifespan, self.settings.token, self.metrics, tool_calls=self.call)
 
     # --- observability ---------------------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -310,15 +310,18 @@ class Master:
 
     # --- tool calls ------------------------------------------------------------------------------------
     async def tool_call(self, request: Request) -> Response:
+        return await self.call(request.path_params["tool"], request.path_params["op"], request.scope,
+                               request.receive)
+
+    async def call(self, tool: str, op: str, scope, receive) -> Response:
+        """One tool call, `POST /{tool}/{op}` (also the `ToolCalls` fast path)."""
         started = time.perf_counter()
-        op = request.path_params["op"]
-        tool = request.path_params["tool"]
         tool = self.membership.aliases.get(tool, tool)  # the seed's clients use the class name
         error_type = None
         try:
             if op not in OPERATIONS or not TOOL_NAME.fullmatch(tool):
-                raise ApiError(404, "not_found", f"no route {request.url.path}")
-            raw = await read_body(request, self.settings.max_body, self.settings.body_timeout)
+                raise ApiError(404, "not_found", f"no route {scope['path']}")
+            raw = await receive_body(scope, receive, self.settings.max_body, self.settings.body_timeout)
             if op == "create":
                 response = await self._create(tool, raw)
             else:

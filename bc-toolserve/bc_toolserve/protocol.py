@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import orjson
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import Request
 from starlette.responses import Response
 
 DEFAULT_MAX_BODY = 1 << 20
@@ -66,32 +66,40 @@ async def http_error_handler(request: Request, exc: Exception) -> Response:
 async def read_body(request: Request, limit: int, timeout: float = DEFAULT_BODY_TIMEOUT) -> bytes:
     """The raw request body, refusing more than `limit` bytes (413) whatever Content-Length claims, and a body
     that does not arrive within `timeout` seconds (408)."""
+    return await receive_body(request.scope, request.receive, limit, timeout)
+
+
+async def receive_body(scope, receive, limit: int, timeout: float = DEFAULT_BODY_TIMEOUT) -> bytes:
+    """`read_body` on the bare ASGI scope and `receive` (the hot path has no Starlette `Request`)."""
     try:
-        if hasattr(asyncio, "timeout"):  # Python 3.11+: a timer, no extra task per request
-            async with asyncio.timeout(timeout):
-                return await _read_body(request, limit)
-        return await asyncio.wait_for(_read_body(request, limit), timeout)
+        async with asyncio.timeout(timeout):  # a timer, no extra task per request
+            return await _receive_body(scope, receive, limit)
     except asyncio.TimeoutError:
         raise ApiError(408, "timeout", f"request body not received within {timeout:g}s") from None
-    except ClientDisconnect:
-        raise ApiError(400, "bad_request", "client disconnected before sending the whole body") from None
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
-    if declared is not None:
-        try:
-            if int(declared) > limit:
+async def _receive_body(scope, receive, limit: int) -> bytes:
+    for key, value in scope["headers"]:
+        if key == b"content-length":
+            try:
+                declared = int(value)
+            except ValueError:
+                raise ApiError(400, "bad_request", "invalid Content-Length") from None
+            if declared > limit:
                 raise ApiError(413, "body_too_large", f"request body over {limit} bytes")
-        except ValueError:
-            raise ApiError(400, "bad_request", "invalid Content-Length") from None
+            break
     chunks, size = [], 0
-    async for chunk in request.stream():
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            raise ApiError(400, "bad_request", "client disconnected before sending the whole body")
+        chunk = message.get("body", b"")
         size += len(chunk)
         if size > limit:
             raise ApiError(413, "body_too_large", f"request body over {limit} bytes")
         chunks.append(chunk)
-    return b"".join(chunks)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def parse_object(raw: bytes) -> dict[str, Any]:

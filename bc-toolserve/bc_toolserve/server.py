@@ -10,6 +10,7 @@ import uvicorn
 
 from .auth import BearerAuth, check_bind
 from .guard import Limits, guarded_protocol
+from .protocol import OPERATIONS
 
 
 def setup_logging(level: str = "INFO") -> None:
@@ -54,9 +55,29 @@ def url_of(sock: socket.socket, host: str) -> str:
     return f"http://{shown}:{port}"
 
 
-def make_app(routes: list, lifespan, token: str | None, metrics) -> BearerAuth:
+class ToolCalls:
+    """ASGI: `POST /{tool}/{op}` goes straight to `call(tool, op, scope, receive) -> Response`, past Starlette's
+    middleware stack and router: the hot path, where they cost about a quarter of the master's CPU (py-spy under
+    bench/toolserve.py). Everything else (other methods, paths, a trailing slash) goes to `app`, whose
+    `/{tool}/{op}` route ends in the same `call`."""
+
+    def __init__(self, app, call):
+        self.app = app
+        self.call = call
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST":
+            parts = scope["path"].split("/")
+            if len(parts) == 3 and parts[1] and parts[2] in OPERATIONS:
+                response = await self.call(parts[1], parts[2], scope, receive)
+                return await response(scope, receive, send)
+        await self.app(scope, receive, send)
+
+
+def make_app(routes: list, lifespan, token: str | None, metrics, tool_calls=None) -> BearerAuth:
     """A Starlette app with our JSON error handlers, no slash redirects, behind bearer-token auth (denials are
-    counted in `metrics`). Master and worker are built the same way."""
+    counted in `metrics`); with `tool_calls`, tool calls take the `ToolCalls` fast path. Master and worker are
+    built the same way."""
     from starlette.applications import Starlette
     from starlette.exceptions import HTTPException
 
@@ -65,4 +86,6 @@ def make_app(routes: list, lifespan, token: str | None, metrics) -> BearerAuth:
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler})
     app.router.redirect_slashes = False  # a 307 to a URL built from the Host header helps nobody
+    if tool_calls is not None:
+        app = ToolCalls(app, tool_calls)
     return BearerAuth(app, token, on_deny=lambda status, kind: metrics.observe("auth", status, 0.0, kind))

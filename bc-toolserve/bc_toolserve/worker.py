@@ -33,7 +33,9 @@ from .protocol import (
     create_kwargs,
     execute_parameters,
     json_response,
+    parse_object,
     read_json,
+    receive_body,
     retry_later,
 )
 from .server import make_app
@@ -92,7 +94,7 @@ class Worker:
             Route("/_proof", self.proof, methods=["POST"]),
             Route("/_instances/exists", self.exists, methods=["POST"]),
             Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
-        ], self.lifespan, self.settings.token, self.metrics)
+        ], self.lifespan, self.settings.token, self.metrics, tool_calls=self.call)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
@@ -143,18 +145,22 @@ class Worker:
         return json_response({"exists": check_instance_id(body.get("instance_id")) in self.instances})
 
     async def tool_call(self, request: Request) -> Response:
+        return await self.call(request.path_params["tool"], request.path_params["op"], request.scope,
+                               request.receive)
+
+    async def call(self, tool: str, op: str, scope, receive) -> Response:
+        """One tool call, `POST /{tool}/{op}` (also the `ToolCalls` fast path)."""
         started = time.perf_counter()
-        op, tool = request.path_params["op"], request.path_params["tool"]
         tool = self.aliases.get(tool, tool)
         try:
             if op not in OPERATIONS:
-                raise ApiError(404, "not_found", f"no route {request.url.path}")
+                raise ApiError(404, "not_found", f"no route {scope['path']}")
             if self.suspect:
                 raise retry_later("worker_resuming", "this worker was paused and is registering again: "
                                   "ask the master")
             if tool not in self.tools:
                 raise ApiError(404, "unknown_tool", f"this worker does not serve tool {tool!r}")
-            body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
+            body = parse_object(await receive_body(scope, receive, self.settings.max_body, self.settings.body_timeout))
             self.calls += 1
             result = await getattr(self, f"_{op}")(tool, body)
             response, error_type = json_response(result), None

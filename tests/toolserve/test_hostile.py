@@ -388,17 +388,10 @@ def test_resumed_worker_refuses_direct_calls_until_registered_again():
             time.sleep(0.5)  # the whole event loop frozen, as under SIGSTOP
             await asyncio.sleep(0.01)
             suspect = worker.suspect
-            answer = await worker.tool_call(FakeRequest("count", "execute"))
+            answer = await worker.call("count", "execute", {"path": "/count/execute", "headers": []}, None)
             return suspect, answer.status_code, orjson.loads(answer.body)["error"]["type"]
 
     assert asyncio.run(run()) == (True, 503, "worker_resuming")
-
-
-class FakeRequest:
-    """Only what `Worker.tool_call` reads before the suspect check."""
-
-    def __init__(self, tool: str, op: str):
-        self.path_params = {"tool": tool, "op": op}
 
 
 def test_worker_restarted_with_same_id_and_port_does_not_serve_old_instances(tmp_path, monkeypatch):
