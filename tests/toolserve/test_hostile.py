@@ -414,7 +414,9 @@ def test_worker_restarted_with_same_id_and_port_does_not_serve_old_instances(tmp
         assert (status, answer["error"]["type"]) == (410, "instance_lost")
         wait_for(lambda: c.health()["instances"]["lost"] == 1, 10, "old instance counted lost")
         assert c.op("calc_reward", {"instance_id": "old"})[0] == 410
+        c.wait_alive(["same"])  # its /health answers before it has registered: wait for the registration
         assert c.op("create", {"instance_id": "new"})[0] == 200  # the fresh worker serves new instances
+        assert c.op("execute", {"instance_id": "old", "parameters": {"step": 1}})[0] == 410  # still final
     finally:
         c.stop()
 
