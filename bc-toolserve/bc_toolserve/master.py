@@ -383,7 +383,7 @@ class Master:
                     self._drop_if_same(instance_id, placement)
                     return False
                 return True
-            except (WorkerUnreachable, ApiError):
+            except (WorkerUnreachable, WorkerLost, ApiError):
                 pass
         self._drop_if_same(instance_id, placement)
         return False
