@@ -457,11 +457,12 @@ class Master:
         except aiohttp.ClientConnectorError:
             raise WorkerUnreachable() from None
         except (aiohttp.ClientError, OSError):
-            if await self._reachable(worker):
-                raise ApiError(502, "worker_error", f"worker {worker.worker_id!r} dropped the connection") from None
-            raise WorkerUnreachable() from None
+            pass  # dropped mid-call: below, once this call no longer counts as waiting on the worker
         finally:
             waiting.discard(task)
+        if await self._reachable(worker):
+            raise ApiError(502, "worker_error", f"worker {worker.worker_id!r} dropped the connection")
+        raise WorkerUnreachable()
 
     async def _reachable(self, worker: WorkerInfo) -> bool:
         try:
