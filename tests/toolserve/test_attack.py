@@ -7,6 +7,8 @@ import ipaddress
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 import aiohttp
 import orjson
@@ -213,6 +215,10 @@ def test_seed_flags_are_accepted(tmp_path):
                 str(free_port()), "--test_servers", "--connectivity_only", "--test_timeout", "5")
     assert proc.returncode == 0, proc.stderr
     assert "test count: ok (1 live workers)" in proc.stderr
+    proc = _cli(tmp_path, "--mode", "worker", "--tools_yaml_path", tools, "--master_url", "http://127.0.0.1:1",
+                "--test_timeout", "5", "--connectivity_only", "--host", "0.0.0.0")  # exits at the bind check
+    assert "--test_timeout is ignored here: it applies to `unified --test`" in proc.stderr
+    assert "--connectivity_only is ignored here" in proc.stderr and "no such option" not in proc.stderr
 
 
 # --- restarts and readiness ---------------------------------------------------------------------------------
@@ -252,8 +258,14 @@ def test_restarted_master_answers_503_while_recovering_and_remote_tool_waits(clu
     cluster.master.kill()
     cluster.master.wait()
     cluster.start_master("--heartbeat-interval", "1")  # recovery lasts 3 s: time to look at it
-    status, answer = cluster.op("execute", {"instance_id": "kept", "parameters": {"step": 1}})
-    assert (status, answer["error"]["type"]) == (503, "recovering")  # never 404 unknown_instance
+    request = urllib.request.Request(f"{cluster.url}/count/execute", method="POST",
+                                     data=orjson.dumps({"instance_id": "kept", "parameters": {"step": 1}}),
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    answer = orjson.loads(refused.value.read())
+    assert refused.value.code == 503 and refused.value.headers["Retry-After"] == "1"  # never 404 unknown_instance
+    assert answer["error"]["type"] == "recovering" and answer["error"]["retryable"] is True
     assert cluster.op("create", {"instance_id": "unknown-yet"}, tool="not_yet_registered")[0] == 503
     assert call(f"{cluster.url}/health")[1]["status"] == "recovering"
 
