@@ -27,6 +27,7 @@ from starlette.routing import Route
 
 from . import dashboard
 from .auth import BearerAuth, address_allowed, check_worker_url, new_nonce, proof_of
+from .forward import ConnectFailed, Forwarder
 from .membership import Membership, WorkerInfo
 from .metrics import Metrics
 from .protocol import (
@@ -106,6 +107,8 @@ class Master:
         self.started_mono = time.monotonic()
         self._ready = False
         self.session: aiohttp.ClientSession | None = None
+        self.forwarder = Forwarder()
+        self._routes: dict[tuple[str, str], tuple[str, int, bytes] | None] = {}
         self.inflight: dict[str, set[asyncio.Task]] = {}  # worker id -> handler tasks waiting on that worker
         self._abandoned: set[asyncio.Task] = set()
         self._auth_headers = {"Content-Type": "application/json"}
@@ -126,6 +129,7 @@ class Master:
             yield
         finally:
             sweeper.cancel()
+            self.forwarder.close()
             await self.session.close()
 
     async def _sweep_forever(self) -> None:
@@ -436,15 +440,42 @@ class Master:
             self.table.drop(instance_id)
         return Response(data, status_code=status, media_type="application/json")
 
-    async def _forward(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
+    def _route_to(self, worker: WorkerInfo, path: str) -> tuple[str, int, bytes] | None:
+        """(host, port, request head) for the pooled forwarder: http to an IP address; None otherwise (aiohttp)."""
+        key = (worker.url, path)
+        route = self._routes.get(key)
+        if route is None and key not in self._routes:
+            parts = urlsplit(worker.url)
+            try:
+                ipaddress.ip_address(parts.hostname or "")
+            except ValueError:
+                parts = None
+            if parts is not None and parts.scheme == "http":
+                head = f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                if self.settings.token:
+                    head += f"Authorization: Bearer {self.settings.token}\r\n"
+                route = (parts.hostname, parts.port or 80, head.encode())
+            if len(self._routes) > 100_000:
+                self._routes.clear()
+            self._routes[key] = route
+        return route
+
+    async def _post(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
+        route = self._route_to(worker, path)
+        if route is not None:
+            async with asyncio.timeout(self.settings.timeout_per_query):
+                return await self.forwarder.post(*route, payload)
         timeout = aiohttp.ClientTimeout(total=self.settings.timeout_per_query)
+        async with self.session.post(worker.url + path, data=payload, headers=self._auth_headers,
+                                     timeout=timeout, allow_redirects=False) as resp:
+            return resp.status, await resp.read()
+
+    async def _forward(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
         task = asyncio.current_task()
         waiting = self.inflight.setdefault(worker.worker_id, set())
         waiting.add(task)
         try:
-            async with self.session.post(worker.url + path, data=payload, headers=self._auth_headers,
-                                         timeout=timeout, allow_redirects=False) as resp:
-                return resp.status, await resp.read()
+            return await self._post(worker, path, payload)
         except asyncio.CancelledError:
             if task not in self._abandoned:
                 raise
@@ -454,9 +485,9 @@ class Master:
         except asyncio.TimeoutError:
             raise ApiError(504, "timeout", f"worker {worker.worker_id!r} did not answer within "
                                            f"{self.settings.timeout_per_query:g}s") from None
-        except aiohttp.ClientConnectorError:
+        except (aiohttp.ClientConnectorError, ConnectFailed):
             raise WorkerUnreachable() from None
-        except (aiohttp.ClientError, OSError):
+        except (aiohttp.ClientError, OSError):  # Dropped too
             pass  # dropped mid-call: below, once this call no longer counts as waiting on the worker
         finally:
             waiting.discard(task)
