@@ -22,8 +22,10 @@ log = logging.getLogger("bc_toolserve")
 
 
 def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettings | None = None,
-               tools: str | None = None, registry: str | None = None, output_dir: str | None = None) -> None:
-    """Serve the master until SIGINT/SIGTERM. With tools and `output_dir`, write the remote tool config too."""
+               tools: str | None = None, registry: str | None = None, output_dir: str | None = None,
+               tasks: str | None = None) -> None:
+    """Serve the master until SIGINT/SIGTERM. With tools and `output_dir`, write the remote tool config too;
+    with `tasks` (a task file), MCP sessions may choose its tasks by id."""
     check_remote_config_target(output_dir, tools, registry)
     settings = settings or MasterSettings(token=token_from_env())
     sock = bind(host, port, settings.token)
@@ -32,7 +34,9 @@ def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettin
         path = write_remote_config(load_specs(tools, registry), url, output_dir, settings.timeout_per_query)
         log.info("remote tool config written to %s", path)
     log.info("bc-toolserve master listening on %s (auth %s)", url, "on" if settings.token else "off")
-    serve(Master(settings).app(), sock)
+    from .mcp_session import load_tasks
+
+    serve(Master(settings, load_tasks(tasks) if tasks else None).app(), sock)
 
 
 def default_worker_id() -> str:
