@@ -77,8 +77,8 @@ async def mcp_client(url: str, token: str | None = TOKEN):
 
 
 def expression_of(prompt_text: str) -> str:
-    """What an agent reads off an arithmetic prompt: the expression to evaluate."""
-    return re.search(r"What is (.+?)\? Work it out", prompt_text).group(1)
+    """What an agent reads off an arithmetic prompt (any of its phrasings): the longest arithmetic expression."""
+    return max(re.findall(r"[\d(][\d +\-×÷*/().]*[\d)]", prompt_text), key=len)
 
 
 async def solve_arithmetic(client) -> str:
