@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
+from bc_common.bootcamp import Tool
 from bc_common.environment import Environment, Environments
-from bc_common.errors import ConfigError
+from bc_common.errors import ConfigError, ToolError
 from bc_common.records import task_id
 from bc_common.redaction import redact_url
 from bc_common.rollout import prompt_messages
@@ -55,11 +56,46 @@ class McpEnvironments(Environments):
         return env
 
 
+class McpTool(Tool):
+    """A bootcamp tool as bc-eval sees it over MCP: its schema, and `check` for the run's preflight (the calls go
+    through `McpToolSession`)."""
+
+    def __init__(self, tool_schema: dict[str, Any], url: str):
+        super().__init__({}, tool_schema)
+        self.server_url = url
+
+    async def check(self) -> str:
+        """Prove that the server answers MCP at this URL and takes our token, without opening a session: an
+        initialize that chooses no task is refused (400) only after the token was accepted."""
+        import aiohttp
+
+        token = os.environ.get(TOKEN_ENV)
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        body = b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}'
+        shown = redact_url(self.server_url)
+        try:
+            async with aiohttp.ClientSession() as http, http.post(
+                    self.server_url, data=body, headers=headers, allow_redirects=False,
+                    timeout=aiohttp.ClientTimeout(total=10)) as resp:
+                status, text = resp.status, (await resp.content.read(4096)).decode(errors="replace")
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise ToolError("unavailable", f"cannot reach {shown}: {type(exc).__name__}") from None
+        if status == 400 and "choose the session's task" in text:
+            return f"{shown} serves MCP sessions and accepts the token"
+        kind = {401: "unauthorized", 403: "forbidden", 404: "not_found", 501: "unavailable"}.get(status, "protocol")
+        hint = f" (set {TOKEN_ENV} to the server's token)" if status in (401, 403) else \
+            " (not a bc-toolserve MCP endpoint, or one without the mcp extra)"
+        raise ToolError(kind, f"{shown}: HTTP {status}{hint}")
+
+
 class McpToolRuntime(ToolRuntime):
     """The bootcamp's tools (their schemas and argument checks) with sessions that execute over MCP."""
 
     def __init__(self, local: ToolRuntime, url: str):
-        self.__dict__.update(local.__dict__)  # tools, validators: the same checks as in process
+        self.__dict__.update(local.__dict__)  # validators: the same argument checks as in process
+        self.tools = {name: McpTool(tool.tool_schema, url) for name, tool in local.tools.items()}
         self.url = url
 
     def session(self, create_kwargs: dict[str, dict[str, Any]] | None = None,

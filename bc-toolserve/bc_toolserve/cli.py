@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -108,13 +109,15 @@ def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url,
 @click.option("--heartbeat-interval", default=2.0, show_default=True, type=float)
 @click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml here.")
+@mcp_options
 def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval, timeout_per_query,
-            output_dir):
+            output_dir, tasks, mcp_idle_ttl):
     """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM)."""
     from .run import run_unified
 
+    mcp_args = (["--tasks", str(Path(tasks).resolve())] if tasks else []) + ["--mcp-idle-ttl", str(mcp_idle_ttl)]
     sys.exit(run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
-                         timeout_per_query, output_dir))
+                         timeout_per_query, output_dir, master_args=mcp_args))
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml")

@@ -230,12 +230,18 @@ class Master:
     async def dispatch(self, tool: str, op: str, body: dict[str, Any]) -> dict[str, Any]:
         """One operation as `POST /{tool}/{op}` runs it (placement, routing, worker loss), for in-process callers
         such as the MCP endpoint: the answer as a dict; ApiError for what the HTTP route answers as an error."""
-        raw = orjson.dumps(body)
-        response = await (self._create(tool, raw) if op == "create" else self._route(tool, op, raw))
-        answer = orjson.loads(response.body)
-        if response.status_code != 200:
-            error = answer.get("error") or {}
-            raise ApiError(response.status_code, str(error.get("type", "unknown")), str(error.get("message", "")))
+        started = time.perf_counter()
+        try:
+            raw = orjson.dumps(body)
+            response = await (self._create(tool, raw) if op == "create" else self._route(tool, op, raw))
+            answer = orjson.loads(response.body)
+            if response.status_code != 200:
+                error = answer.get("error") or {}
+                raise ApiError(response.status_code, str(error.get("type", "unknown")), str(error.get("message", "")))
+        except ApiError as exc:
+            self.metrics.observe(op, exc.status, time.perf_counter() - started, exc.type)
+            raise
+        self.metrics.observe(op, 200, time.perf_counter() - started, None)
         return answer
 
     async def _create(self, tool: str, raw: bytes) -> Response:

@@ -1,4 +1,5 @@
-"""A real bc-toolserve master and worker on loopback (subprocesses) and the official MCP SDK's client."""
+"""A real bc-toolserve master and worker on loopback (subprocesses) and the official MCP SDK's client (test modules
+that use it skip without the `mcp` extra)."""
 from __future__ import annotations
 
 import contextlib
@@ -12,12 +13,6 @@ from pathlib import Path
 import pytest
 
 from tests.toolserve.conftest import call, free_port, wait_for
-
-pytest.importorskip("mcp", reason="the mcp extra (official MCP SDK) is not installed")
-
-import httpx2  # noqa: E402  (the SDK's HTTP client)
-from mcp import Client  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "test-token-mcp-1234"
@@ -70,6 +65,10 @@ def server(tmp_path_factory):
 @contextlib.asynccontextmanager
 async def mcp_client(url: str, token: str | None = TOKEN):
     """The SDK's client over Streamable HTTP, with `Authorization: Bearer token` when given."""
+    import httpx2  # the SDK's HTTP client
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     async with httpx2.AsyncClient(headers=headers) as http, \
             Client(streamable_http_client(url, http_client=http)) as client:

@@ -8,6 +8,8 @@ import sys
 import orjson
 import pytest
 
+pytest.importorskip("mcp", reason="the mcp extra (official MCP SDK) is not installed")
+
 from tests.mcp.conftest import ROOT, TOKEN
 from tests.toolserve.conftest import wait_for
 
@@ -85,14 +87,20 @@ def test_a_task_the_server_cannot_reproduce_is_an_error_not_another_task(server,
         tool_turn["error"]["message"]
 
 
-def test_without_the_token_the_tool_calls_fail_as_errors(server, tasks):
-    first = tasks.read_bytes().splitlines()[0]
-    out = run("bc-eval", "-", "--model", "builtin:reference", "-q", "--tool-transport", "mcp",
-              "--tool-server", f"{server.url}/mcp", stdin=first, token=None)
+@pytest.mark.parametrize("token, kind", [(None, "unauthorized"), ("wrong-token-0000", "forbidden")])
+def test_a_run_without_the_token_stops_before_any_trajectory(server, tasks, token, kind):
+    out = run("bc-eval", str(tasks), "--model", "builtin:reference", "--tool-transport", "mcp",
+              "--tool-server", f"{server.url}/mcp", token=token)
+    assert out.returncode == 2 and out.stdout == b""
+    assert f"tool 'calculate': {kind}" in out.stderr.decode() and "BC_TOOLSERVE_TOKEN" in out.stderr.decode()
+
+
+def test_dry_run_checks_the_mcp_endpoint(server, tasks):
+    out = run("bc-eval", str(tasks), "--model", "builtin:reference", "--dry-run", "--tool-transport", "mcp",
+              "--tool-server", f"{server.url}/mcp")
     assert out.returncode == 0, out.stderr.decode()
-    row = orjson.loads(out.stdout)
-    assert [t["error"]["type"] for t in row["turns"] if t["type"] == "tool"] == ["unavailable"]
-    assert TOKEN not in out.stdout.decode() + out.stderr.decode()
+    assert f"tool server {server.url}/mcp/calculate answers and takes the token" in out.stderr.decode()
+    assert server.health()["mcp"]["sessions"] == 0
 
 
 @pytest.mark.parametrize("args, message", [

@@ -6,6 +6,8 @@ import asyncio
 import orjson
 import pytest
 
+pytest.importorskip("mcp", reason="the mcp extra (official MCP SDK) is not installed")
+
 from bc_common.tasks import TaskSet
 from bootcamps.arithmetic.reward import ArithmeticRewardCalculator
 from bootcamps.arithmetic.tools import CalculatorTool
@@ -160,3 +162,38 @@ def test_sessions_idle_past_the_ttl_end_and_tasks_chosen_by_id(tmp_path):
         assert late is not None
     finally:
         srv.stop()
+
+
+def test_unified_serves_mcp_with_tasks_chosen_by_id(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.mcp.conftest import ROOT
+    from tests.toolserve.conftest import free_port
+
+    tasks = tmp_path / "tasks.jsonl"
+    row = TaskSet("arithmetic", seed=2, split="test")[4]
+    tasks.write_bytes(orjson.dumps(row) + b"\n")
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": TOKEN}
+    with open(tmp_path / "unified.log", "wb") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "bc_toolserve", "unified", "--tools", "arithmetic", "-n", "1",
+                                 "--port", str(port), "--tasks", str(tasks), "--heartbeat-interval", "0.25"],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_for(lambda: (call(f"{url}/health", timeout=1)[1] or {}).get("workers_alive") == 1, 60.0,
+                 "unified ready")
+
+        async def run():
+            async with mcp_client(f"{url}/mcp?task={row['id']}") as client:
+                return await solve_arithmetic(client)
+
+        answer = asyncio.run(run())
+        assert ArithmeticRewardCalculator.verify_score(answer, row["reward_model"]["ground_truth"]) == 1.0
+        assert wait_for(lambda: call(f"{url}/health")[1]["mcp"]["ended"] == 1, what="session ended")
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)

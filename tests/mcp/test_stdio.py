@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+
+pytest.importorskip("mcp", reason="the mcp extra (official MCP SDK) is not installed")
 from mcp import Client, StdioServerParameters
 
 from bc_common.tasks import TaskSet
