@@ -24,6 +24,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+try:
+    import mcp  # noqa: F401
+except ImportError:  # `make bench` installs the core only
+    print("bench/toolserve_mcp.py: skipped (needs the mcp extra: pip install 'bootcamp-harness[mcp]')")
+    sys.exit(0)
 TOKEN = "bench-token-123456"
 
 

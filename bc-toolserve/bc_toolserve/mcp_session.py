@@ -8,6 +8,7 @@ is not needed here: `mcp_server.py` speaks the protocol.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -156,17 +157,20 @@ class McpSessions:
         self.envs = Environments()
         self.live: dict[str, McpSession] = {}
         self.ended = 0
+        self._choosing = threading.Lock()  # generators keep state: one task drawn at a time
 
     def start(self, query: Mapping[str, str]) -> McpSession:
-        """A new session for the task `query` chooses (TaskChoiceError when it cannot be served)."""
-        task = self.chooser.choose(query)
-        try:
-            env = self.envs.get(task["data_source"])
-        except BcError as exc:
-            raise TaskChoiceError(str(exc)) from None
-        if env.tools is None or not offered_tools(task, env)[0]:
-            raise TaskChoiceError(f"task {task_id(task)!r} ({task['data_source']}) offers no tools")
-        return McpSession(task, env, self.runtime_for(env))
+        """A new session for the task `query` chooses (TaskChoiceError when it cannot be served). Thread-safe:
+        servers call it in a thread, as drawing a task may take a while."""
+        with self._choosing:
+            task = self.chooser.choose(query)
+            try:
+                env = self.envs.get(task["data_source"])
+            except BcError as exc:
+                raise TaskChoiceError(str(exc)) from None
+            if env.tools is None or not offered_tools(task, env)[0]:
+                raise TaskChoiceError(f"task {task_id(task)!r} ({task['data_source']}) offers no tools")
+            return McpSession(task, env, self.runtime_for(env))
 
     def add(self, session_id: str, session: McpSession) -> None:
         self.live[session_id] = session

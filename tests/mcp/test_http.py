@@ -197,3 +197,11 @@ def test_unified_serves_mcp_with_tasks_chosen_by_id(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=20)
+
+
+def test_an_oversized_mcp_request_is_refused(server):
+    before = server.health()["mcp"]
+    big = b'{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"pad": "' + b"x" * (2 << 20) + b'"}}'
+    status, _ = call(server.mcp_url(bootcamp="arithmetic", seed=0, index=0), raw=big, token=TOKEN)
+    assert status == 413
+    assert server.health()["mcp"] == before
