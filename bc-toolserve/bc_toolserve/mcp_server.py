@@ -183,7 +183,7 @@ class McpEndpoint:
         try:
             session = await asyncio.to_thread(self.sessions.start, query)  # a slow generator must not stall the loop
         except TaskChoiceError as exc:
-            await _refuse(send, 400, str(exc))
+            await _refuse(send, exc.status, str(exc))
             return
 
         async def register(message) -> None:
@@ -224,7 +224,10 @@ def mcp_endpoint(master, tasks: dict[str, dict] | None = None, idle_ttl: float =
     if Server is None:
         return Unavailable()
     logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every session's full id at INFO
-    return McpEndpoint(McpSessions(TaskChooser(tasks), routed_runtimes(master.dispatch), idle_ttl),
+    def unserved(names: list[str]) -> list[str]:
+        return [name for name in names if not master.membership.alive_with(name)]
+
+    return McpEndpoint(McpSessions(TaskChooser(tasks), routed_runtimes(master.dispatch), idle_ttl, unserved),
                        master.settings.max_body)
 
 

@@ -30,7 +30,11 @@ HOW_TO_CHOOSE = ("choose the session's task in the URL: ?bootcamp=NAME&seed=S&in
 
 
 class TaskChoiceError(Exception):
-    """The task a session asked for cannot be served (the session is refused, nothing is created)."""
+    """The task a session asked for cannot be served (the session is refused with `status`, nothing is created)."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
 
 
 def load_tasks(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -76,6 +80,9 @@ class TaskChooser:
             row = tasks[index]
         except (BcError, IndexError) as exc:
             raise TaskChoiceError(str(exc)) from None
+        except Exception as exc:  # a generator's bug refuses this session, nothing else
+            raise TaskChoiceError(f"bootcamp {key[0]!r} failed to generate task {index}: {type(exc).__name__}: "
+                                  f"{exc}", 500) from None
         self._sets[key] = tasks
         self._sets.move_to_end(key)
         while len(self._sets) > self._cache_size:
@@ -150,9 +157,10 @@ class McpSessions:
     bootcamp use: the bootcamp's own (in process) or proxies to the workers (on the master)."""
 
     def __init__(self, chooser: TaskChooser, runtime_for: Callable[[Environment], ToolRuntime],
-                 idle_ttl: float = 1800.0):
+                 idle_ttl: float = 1800.0, unserved: Callable[[list[str]], list[str]] | None = None):
         self.chooser = chooser
         self.runtime_for = runtime_for
+        self.unserved = unserved  # the tools of a list that nobody serves now (the master: no live worker)
         self.idle_ttl = idle_ttl
         self.envs = Environments()
         self.live: dict[str, McpSession] = {}
@@ -168,8 +176,16 @@ class McpSessions:
                 env = self.envs.get(task["data_source"])
             except BcError as exc:
                 raise TaskChoiceError(str(exc)) from None
-            if env.tools is None or not offered_tools(task, env)[0]:
+            except Exception as exc:  # e.g. a bootcamp whose field library (an extra) is missing here
+                raise TaskChoiceError(f"cannot load the tools of {task['data_source']}: {type(exc).__name__}: "
+                                      f"{exc}", 500) from None
+            names = offered_tools(task, env)[0] if env.tools is not None else []
+            if not names:
                 raise TaskChoiceError(f"task {task_id(task)!r} ({task['data_source']}) offers no tools")
+            missing = self.unserved(names) if self.unserved else []
+            if missing:
+                raise TaskChoiceError(f"no live worker serves {', '.join(missing)} (tools of {task['data_source']})",
+                                      503)
             return McpSession(task, env, self.runtime_for(env))
 
     def add(self, session_id: str, session: McpSession) -> None:

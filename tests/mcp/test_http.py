@@ -100,6 +100,7 @@ def test_a_session_without_the_token_is_refused(server, token):
     ({"task": "arithmetic-0000000000000000"}, "no task 'arithmetic-0000000000000000'"),
     ({"task": "arithmetic-0000000000000000", "bootcamp": "arithmetic", "index": 0}, "is not task 0"),
     ({}, "choose the session's task"),
+    ({"bootcamp": "noop", "index": 0}, "offers no tools"),
 ])
 def test_a_session_for_a_task_that_cannot_be_served_is_refused_with_the_reason(server, query, message):
     url = f"{server.url}/mcp?" + "&".join(f"{k}={v}" for k, v in query.items())
@@ -205,3 +206,18 @@ def test_an_oversized_mcp_request_is_refused(server):
     status, _ = call(server.mcp_url(bootcamp="arithmetic", seed=0, index=0), raw=big, token=TOKEN)
     assert status == 413
     assert server.health()["mcp"] == before
+
+
+def test_a_session_whose_tools_no_live_worker_serves_is_refused_503(server):
+    status, body = call(server.mcp_url(bootcamp="sudoku", seed=0, index=0),  # served by no worker here
+                        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}, token=TOKEN)
+    assert status == 503 and "no live worker serves" in body["error"]["message"]
+
+
+def test_any_task_index_is_served_at_once(server):
+    async def run():
+        async with mcp_client(server.mcp_url(bootcamp="arithmetic", seed=1, index=10**30)) as client:
+            return await client.get_prompt("task")
+
+    prompt = asyncio.run(run())
+    assert prompt.messages[0].content.text == TaskSet("arithmetic", seed=1)[10**30]["prompt"][0]["content"]
