@@ -66,3 +66,19 @@ def test_stdio_refuses_a_task_it_cannot_serve(args, message):
     proc = subprocess.run([sys.executable, "-m", "bc_toolserve", "mcp", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2 and message in proc.stderr and proc.stdout == ""
+
+
+def test_stdio_serves_a_task_of_a_file_by_id(tmp_path):
+    import orjson
+
+    row = TaskSet("arithmetic", seed=8, params={"min_terms": 4, "max_terms": 4})[2]  # only its file knows it
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_bytes(orjson.dumps(TaskSet("arithmetic", seed=8)[0]) + b"\n" + orjson.dumps(row) + b"\n")
+
+    async def run():
+        async with Client(stdio("--tasks", str(tasks), "--task", row["id"])) as c:
+            return await c.get_prompt("task"), await solve_arithmetic(c)
+
+    prompt, answer = asyncio.run(run())
+    assert prompt.messages[0].content.text == row["prompt"][0]["content"]
+    assert ArithmeticRewardCalculator.verify_score(answer, row["reward_model"]["ground_truth"]) == 1.0
