@@ -115,7 +115,7 @@ def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbe
     """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM)."""
     from .run import run_unified
 
-    mcp_args = (["--tasks", str(Path(tasks).resolve())] if tasks else []) + ["--mcp-idle-ttl", str(mcp_idle_ttl)]
+    mcp_args = (("--tasks", str(Path(tasks).resolve())) if tasks else ()) + ("--mcp-idle-ttl", str(mcp_idle_ttl))
     sys.exit(run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
                          timeout_per_query, output_dir, master_args=mcp_args))
 

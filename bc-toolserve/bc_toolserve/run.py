@@ -110,7 +110,7 @@ def smoke_test(master_url: str, tool_names: list[str], token: str | None) -> lis
 def run_unified(tools: str | None = None, registry: str | None = None, n: int = 3, host: str = "127.0.0.1",
                 port: int = 8000, log_dir: str | None = None, test: bool = False, keep_running: bool = False,
                 heartbeat_interval: float = 2.0, timeout_per_query: float = 60.0, output_dir: str | None = None,
-                ready_timeout: float = 60.0, master_args: list[str] | None = None) -> int:
+                ready_timeout: float = 60.0, master_args: tuple[str, ...] = ()) -> int:
     """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop.
     `master_args`: more flags of `bc-toolserve master` (its MCP endpoint's `--tasks`, `--mcp-idle-ttl`)."""
     token = token_from_env()
@@ -128,7 +128,7 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
         master = supervisor.spawn("master", me + ["master", "--host", host, "--port", str(port),
                                                   "--heartbeat-interval", str(heartbeat_interval),
                                                   "--timeout-per-query", str(timeout_per_query),
-                                                  *(master_args or [])])
+                                                  *master_args])
         supervisor.wait_ready(master, lambda: get_json(f"{master_url}/health") is not None, ready_timeout)
         ids = [f"unified-{i}" for i in range(n)]
         source = ["--tools", str(tools)] if tools else ["--registry", str(registry)]
