@@ -133,11 +133,12 @@ def test_a_session_less_2026_client_is_refused_at_the_tool_call(server):
     assert "MCPError: no MCP session: connect with the initialize handshake" in flat(caught.value)
 
 
+@pytest.mark.slow
 def test_sessions_idle_past_the_ttl_end_and_tasks_chosen_by_id(tmp_path):
     tasks = tmp_path / "tasks.jsonl"
     row = TaskSet("arithmetic", seed=11, params={"min_terms": 2, "max_terms": 2})[5]  # not reproducible by coordinates
     tasks.write_bytes(orjson.dumps(row) + b"\n")
-    srv = Server(tmp_path, tools="arithmetic", master_args=("--tasks", str(tasks), "--mcp-idle-ttl", "0.6"))
+    srv = Server(tmp_path, tools="arithmetic", master_args=("--tasks", str(tasks), "--mcp-idle-ttl", "2"))
     try:
         async def run():
             async with mcp_client(srv.mcp_url(task=row["id"])) as client:
@@ -145,7 +146,7 @@ def test_sessions_idle_past_the_ttl_end_and_tasks_chosen_by_id(tmp_path):
                 await client.call_tool("calculate", {"expression": "2*3"})
                 held = srv.health()
                 await asyncio.sleep(0.1)
-                idle = await asyncio.to_thread(wait_for, lambda: srv.health()["mcp"]["sessions"] == 0, 10.0,
+                idle = await asyncio.to_thread(wait_for, lambda: srv.health()["mcp"]["sessions"] == 0, 20.0,
                                                "the idle session ended")
                 try:
                     await client.call_tool("calculate", {"expression": "2*3"})
