@@ -9,8 +9,9 @@ uvicorn bounds neither the time a client may take to send its request headers no
   connection that is not in the middle of a request (idle, or still sending headers) is closed to make room,
   and only when every connection is busy is the new one answered 503 and closed.
 
-Bodies are bounded by the handlers (`protocol.read_body`: 408 after `body_timeout`), and bytes that arrive
-after a response without a request to carry them count as headers of the next request.
+Bodies are bounded by the handlers (`protocol.read_body`: 408 after `body_timeout`); the rest of a body that a
+handler answered without reading (413, 401) must arrive within `header_timeout` of its first byte after the
+answer, and other bytes that arrive after a response count as headers of the next request.
 """
 from __future__ import annotations
 
@@ -130,13 +131,20 @@ class GuardedProtocol(HttpToolsProtocol):
         return self.cycle is None or self.cycle.response_complete
 
     def data_received(self, data: bytes) -> None:
+        # the rest of a body the handler answered without reading (413, 401): bounded in time, not in size
+        draining = self.cycle is not None and self.cycle.response_complete and self.cycle.more_body
         if self.idle and self.waiting_since is None:  # the first bytes of the next request on this connection
             self.waiting_since = time.monotonic()
         super().data_received(data)
-        if self.waiting_since is not None and self.idle and not self.transport.is_closing():
+        if self.waiting_since is not None and self.idle and not draining and not self.transport.is_closing():
             self.header_bytes += len(data)  # still no complete headers after these bytes
             if self.header_bytes > MAX_HEADER_BYTES:
                 self.send_400_response("Request headers too large.")
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        if self.idle:  # a drained body: the connection is simply kept alive again
+            self.waiting_since, self.header_bytes = None, 0
 
     def on_headers_complete(self) -> None:
         self.waiting_since, self.header_bytes = None, 0

@@ -141,3 +141,22 @@ def test_huge_headers_are_refused(guarded):
             pass
         assert s.recv(65536).startswith(b"HTTP/1.1 400")
     assert call(f"{guarded.url}/count/create", {"instance_id": "after-huge"}, token=TOKEN)[0] == 200
+
+
+def test_a_body_answered_before_it_was_read_is_drained_not_cut(guarded):
+    """401 (no token) and 413 come before the body is read; the client still sends it, then reads the answer."""
+    big = b'{"pad": "' + b"x" * (2 << 20) + b'"}'
+    assert call(f"{guarded.url}/count/create", raw=big, token=None)[0] == 401
+    assert call(f"{guarded.url}/count/create", raw=big, token=TOKEN)[0] == 413
+    # a body that keeps trickling after the answer is still bounded by the deadline
+    with socket.create_connection(("127.0.0.1", guarded.port), timeout=10) as s:
+        s.sendall(b"POST /count/create HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{")
+        assert read_response(s).startswith(b"HTTP/1.1 401")
+        started = time.monotonic()
+        while is_open(s) and time.monotonic() - started < HEADER_TIMEOUT + 4:
+            try:
+                s.send(b"x")
+            except OSError:
+                break
+            time.sleep(0.2)
+        assert time.monotonic() - started < HEADER_TIMEOUT + 4
