@@ -11,7 +11,8 @@ uvicorn bounds neither the time a client may take to send its request headers no
 
 Bodies are bounded by the handlers (`protocol.read_body`: 408 after `body_timeout`); the rest of a body that a
 handler answered without reading (413, 401) must arrive within `header_timeout` of its first byte after the
-answer, and other bytes that arrive after a response count as headers of the next request.
+answer (on a connection to be closed, the server lingers for it rather than resetting: the client reads the
+answer), and other bytes that arrive after a response count as headers of the next request.
 """
 from __future__ import annotations
 
@@ -112,6 +113,7 @@ class GuardedProtocol(HttpToolsProtocol):
         self.peer = self.client[0] if self.client else ""
         self.waiting_since: float | None = time.monotonic()  # a new connection owes its request headers
         self.header_bytes = 0
+        self.lingering = False
         self._deadline = None
         if not self.guard.admit(self):
             transport.write(_BUSY)
@@ -143,12 +145,28 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
-        if self.idle:  # a drained body: the connection is simply kept alive again
+        if self.lingering:
+            self.transport.close()
+        elif self.idle:  # a drained body: the connection is simply kept alive again
             self.waiting_since, self.header_bytes = None, 0
 
     def on_headers_complete(self) -> None:
         self.waiting_since, self.header_bytes = None, 0
         super().on_headers_complete()
+        self.cycle.transport = _LingeringClose(self.transport, self)
+
+    def linger(self) -> None:
+        """Answered early (401, 413) on a connection to close while the client still sends its body: send our
+        FIN but read on until the body is in (within the header deadline), so the client reads the answer
+        instead of a reset (nginx's lingering close)."""
+        try:
+            self.transport.write_eof()
+        except (OSError, RuntimeError, NotImplementedError):
+            self.transport.close()
+            return
+        self.lingering = True
+        if self.waiting_since is None:
+            self.waiting_since = time.monotonic()
 
     def _check_deadline(self) -> None:
         timeout = self.guard.limits.header_timeout
@@ -162,6 +180,23 @@ class GuardedProtocol(HttpToolsProtocol):
             self._deadline = self.loop.call_later(left, self._check_deadline)
         else:
             self._deadline = self.loop.call_later(timeout, self._check_deadline)
+
+
+class _LingeringClose:
+    """The transport a request's cycle sees: `close()` lingers while the request's body is still arriving."""
+
+    def __init__(self, transport, conn: GuardedProtocol):
+        self._transport, self._conn = transport, conn
+
+    def close(self) -> None:
+        cycle = self._conn.cycle
+        if cycle is not None and cycle.response_complete and cycle.more_body and not self._transport.is_closing():
+            self._conn.linger()
+        else:
+            self._transport.close()
+
+    def __getattr__(self, name):
+        return getattr(self._transport, name)
 
 
 def guarded_protocol(limits: Limits) -> type[GuardedProtocol]:

@@ -166,3 +166,12 @@ def test_a_body_answered_before_it_was_read_is_drained_not_cut(guarded):
                 break
             time.sleep(0.2)
         assert time.monotonic() - started < HEADER_TIMEOUT + 4
+
+
+def test_an_early_answer_on_a_closing_connection_lingers_for_the_body(guarded):
+    """urllib sends `Connection: close`: after an early 401/413 the server closes, and without a lingering close
+    the unread body turns into a reset that the client sees as a broken pipe instead of the answer."""
+    big = b'{"pad": "' + b"x" * (4 << 20) + b'"}'
+    for _ in range(5):
+        assert call(f"{guarded.url}/count/create", raw=big, token=None)[0] == 401
+        assert call(f"{guarded.url}/count/create", raw=big, token=TOKEN)[0] == 413
