@@ -33,6 +33,7 @@ from .metrics import Metrics
 from .protocol import (
     DEFAULT_BODY_TIMEOUT,
     DEFAULT_MAX_BODY,
+    FORWARDED,
     OPERATIONS,
     ApiError,
     api_error_response,
@@ -112,7 +113,7 @@ class Master:
         self._routes: dict[tuple[str, str], tuple[str, int, bytes] | None] = {}
         self.inflight: dict[str, set[asyncio.Task]] = {}  # worker id -> handler tasks waiting on that worker
         self._abandoned: set[asyncio.Task] = set()
-        self._auth_headers = {"Content-Type": "application/json"}
+        self._auth_headers = {"Content-Type": "application/json", FORWARDED: "1"}
         if settings.token:
             self._auth_headers["Authorization"] = f"Bearer {settings.token}"
         from .mcp_server import mcp_endpoint  # MCP clients reach the same tools at /mcp (the `mcp` extra)
@@ -475,7 +476,8 @@ class Master:
             except ValueError:
                 parts = None
             if parts is not None and parts.scheme == "http":
-                head = f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                head = (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
+                        f"{FORWARDED}: 1\r\n")
                 if self.settings.token:
                     head += f"Authorization: Bearer {self.settings.token}\r\n"
                 route = (parts.hostname, parts.port or 80, head.encode())

@@ -15,6 +15,7 @@ from starlette.responses import Response
 DEFAULT_MAX_BODY = 1 << 20
 DEFAULT_BODY_TIMEOUT = 30.0  # a client that announces more body than it sends must not hold a handler forever
 OPERATIONS = ("create", "execute", "calc_reward", "release")
+FORWARDED = "X-Bc-Forwarded"  # set by the master on the calls it routes (its view of who is alive decides)
 _INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
 
 

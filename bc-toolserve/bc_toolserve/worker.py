@@ -59,6 +59,10 @@ class Instance:
     last_used: float = field(default_factory=time.monotonic)
 
 
+def _forwarded(scope) -> bool:
+    return any(key == b"x-bc-forwarded" for key, _ in scope["headers"])
+
+
 def class_aliases(tools: dict[str, Tool]) -> dict[str, str]:
     """Class name -> tool name (the seed's clients address a tool by its class, `POST /ArithmeticTool/create`);
     a class serving several tools, or named like another tool, gives no alias."""
@@ -155,7 +159,7 @@ class Worker:
         try:
             if op not in OPERATIONS:
                 raise ApiError(404, "not_found", f"no route {scope['path']}")
-            if self.suspect:
+            if self.suspect and not _forwarded(scope):  # the master routes only to workers it thinks alive
                 raise retry_later("worker_resuming", "this worker was paused and is registering again: "
                                   "ask the master")
             if tool not in self.tools:

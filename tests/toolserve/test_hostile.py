@@ -389,9 +389,17 @@ def test_resumed_worker_refuses_direct_calls_until_registered_again():
             await asyncio.sleep(0.01)
             suspect = worker.suspect
             answer = await worker.call("count", "execute", {"path": "/count/execute", "headers": []}, None)
-            return suspect, answer.status_code, orjson.loads(answer.body)["error"]["type"]
 
-    assert asyncio.run(run()) == (True, 503, "worker_resuming")
+            async def receive():
+                return {"type": "http.request", "body": b'{"instance_id": "a", "parameters": {"step": 2}}'}
+
+            routed = await worker.call("count", "execute", {"path": "/count/execute",
+                                                            "headers": [(b"x-bc-forwarded", b"1")]}, receive)
+            return (suspect, answer.status_code, orjson.loads(answer.body)["error"]["type"], routed.status_code,
+                    orjson.loads(routed.body)["text"])
+
+    # direct calls are refused; what the master routes (it decides who is alive) is served
+    assert asyncio.run(run()) == (True, 503, "worker_resuming", 200, "2")
 
 
 def test_worker_restarted_with_same_id_and_port_does_not_serve_old_instances(tmp_path, monkeypatch):
