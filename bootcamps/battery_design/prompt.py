@@ -53,5 +53,6 @@ def render_prompt(identity: dict[str, Any]) -> str:
         f"graded with; you have {identity['budget']} simulations, calls past the budget do nothing).\n\n"
         "Answer with the design as one JSON object of the keys you choose inside <answer></answer>, e.g.\n"
         f"<answer>{{{example_text}}}</answer>\n"
-        "The design is graded by re-simulating it: it scores 1 only if both targets are met."
+        "The design is graded by re-simulating it: it scores 1 only if it lies in the bounds and the capacity "
+        "window and meets both targets."
     )
