@@ -13,7 +13,10 @@ It reads only the public task (what the prompt states) and the tools' reports.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
+
+import orjson
 
 from .cell import COOLING, Design, capacities_ah, nominal_capacity_ah
 from .task import USABLE_SHARE
@@ -37,25 +40,46 @@ def balanced_negative(top_ah: float) -> int:
 
 def porosity_interval(geometry: dict[str, Any], window: list[float]) -> tuple[float, float] | None:
     """The porosities (0.001 grid) whose nominal capacity lies in the window, as (lowest, highest), or None."""
+    dense, negative = capacities_ah(Design(**geometry, positive_porosity=0.0))  # the positive scales with 1 - eps
     inside = [eps / 1000 for eps in range(round(LOW * 1000), round(HIGH * 1000) + 1)
-              if window[0] <= nominal_capacity_ah(Design(**geometry, positive_porosity=eps / 1000)) <= window[1]]
+              if window[0] <= min(dense * (1 - eps / 1000), negative) <= window[1]]
+
+    def exact(eps: float) -> bool:  # the verifier's own arithmetic decides at the ends
+        return window[0] <= nominal_capacity_ah(Design(**geometry, positive_porosity=eps)) <= window[1]
+
+    inside = [eps for eps in inside if eps not in (inside[0], inside[-1]) or exact(eps)]
     return (inside[0], inside[-1]) if inside else None
 
 
 def candidates(task: dict[str, Any]) -> list[tuple[dict[str, Any], tuple[float, float]]]:
     """(geometry, porosity interval) for every candidate geometry that can meet the capacity window."""
+    key = orjson.dumps([task["fixed"], task["free"], task["capacity_window_ah"]], option=orjson.OPT_SORT_KEYS)
+    return [(dict(g), i) for g, i in _candidates(key)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _candidates(key: bytes) -> tuple[tuple[tuple[tuple[str, Any], ...], tuple[float, float]], ...]:
+    fixed, free_list, window = orjson.loads(key)
+    task = {"fixed": fixed, "free": free_list, "capacity_window_ah": window}
+    return tuple((tuple(g.items()), i) for g, i in _candidate_list(task))
+
+
+def _candidate_list(task: dict[str, Any]) -> list[tuple[dict[str, Any], tuple[float, float]]]:
     fixed, free = task["fixed"], set(task["free"])
     radii = RADIUS_GRID if "positive_particle_radius_um" in free else (fixed["positive_particle_radius_um"],)
     coolings = tuple(COOLING) if "cooling" in free else (fixed["cooling"],)
     negative = (balanced_negative(task["capacity_window_ah"][1]) if "negative_thickness_um" in free
                 else fixed["negative_thickness_um"])
-    out = []
+    out: list[tuple[dict[str, Any], tuple[float, float]]] = []
+    intervals: dict[tuple[int, int], tuple[float, float] | None] = {}  # the capacity ignores the cooling
     for positive in POSITIVE_GRID:
         for radius in radii:
             for cooling in coolings:
                 geometry = {"positive_thickness_um": positive, "negative_thickness_um": negative,
                             "positive_particle_radius_um": radius, "cooling": cooling}
-                interval = porosity_interval(geometry, task["capacity_window_ah"])
+                interval = intervals.get((positive, radius))
+                if (positive, radius) not in intervals:
+                    interval = intervals[positive, radius] = porosity_interval(geometry, task["capacity_window_ah"])
                 if interval is not None:
                     out.append((geometry, interval))
     return out
