@@ -31,6 +31,7 @@ Examples:
   bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
+  bc-eval tasks.jsonl --model builtin:reference --tool-transport mcp --tool-server http://127.0.0.1:8000/mcp
 
 \b
 A model is named (--model NAME, or --model builtin:reference / builtin:noisy for the bootcamps' reference
@@ -123,6 +124,10 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="Extra HTTP header (never recorded).")
 @click.option("--api-extra-headers", default=None, hidden=True)
 @click.option("--tool-config", default=None, type=click.Path(dir_okay=False), help="Tools for every task.")
+@click.option("--tool-transport", type=click.Choice(["local", "mcp"]), default="local", show_default=True,
+              help="Run the tools in process, or in MCP sessions on a bc-toolserve (--tool-server; token from "
+                   "BC_TOOLSERVE_TOKEN).")
+@click.option("--tool-server", default=None, metavar="URL", help="MCP endpoint, e.g. http://127.0.0.1:8000/mcp.")
 @click.option("--interaction-config", default=None, type=click.Path(dir_okay=False),
               help="Interaction for every task.")
 @click.option("--reward-calculator", "--reward-calculator-class", "reward_calculator", default=None,
@@ -149,7 +154,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
          max_tool_calls_per_turn: int | None, max_tool_calls: int | None, max_response_mb: float,
          max_tool_turns_per_interaction: int | None, max_interaction_turns: int | None, params: tuple[str, ...],
          api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
-         tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
+         tool_config: str | None, tool_transport: str, tool_server: str | None, interaction_config: str | None,
+         reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
          backoff: float, client: str, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
          verbose: bool, tokenizer_path: str | None, evaluator_class: str | None) -> None:
@@ -184,7 +190,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             limits=_limits(assistant_turns, user_turns, max_tool_calls_per_turn, max_tool_calls),
             force=force, max_response_bytes=int(max_response_mb * (1 << 20)),
             verify_kwargs=_mapping(verify_correction_kwargs, "--verify-correction-kwargs"),
-            tool_config=tool_config, interaction_config=interaction_config, reward_calculator=reward_calculator,
+            tool_config=tool_config, tool_transport=tool_transport, tool_server=tool_server,
+            interaction_config=interaction_config, reward_calculator=reward_calculator,
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
             progress=sys.stderr.isatty() and not quiet)

@@ -61,6 +61,8 @@ class EvalConfig:
     progress: bool = False
     force: bool = False  # resume under other settings than the run that wrote the output
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    tool_transport: str = "local"  # or "mcp": the tools run in MCP sessions on the bc-toolserve at tool_server
+    tool_server: str | None = None
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -73,6 +75,10 @@ class EvalConfig:
             raise ConfigError("--client must be 'aiohttp' or 'openai'")
         if self.max_response_bytes < 1024:
             raise ConfigError("the response size limit must be at least 1 KiB")
+        if self.tool_transport not in ("local", "mcp"):
+            raise ConfigError("--tool-transport must be 'local' or 'mcp'")
+        if (self.tool_transport == "mcp") != bool(self.tool_server):
+            raise ConfigError("--tool-transport mcp and --tool-server URL go together")
 
 
 def _warn(message: str) -> None:
@@ -102,8 +108,13 @@ def make_model(config: EvalConfig, name: str | None = None) -> Any:
 
 
 def make_environments(config: EvalConfig) -> Environments:
-    return Environments(tool_config=config.tool_config, interaction_config=config.interaction_config,
-                        reward_calculator=config.reward_calculator, registry_file=config.registry_file)
+    kwargs = dict(tool_config=config.tool_config, interaction_config=config.interaction_config,
+                  reward_calculator=config.reward_calculator, registry_file=config.registry_file)
+    if config.tool_transport == "mcp":
+        from .mcp_tools import McpEnvironments
+
+        return McpEnvironments(config.tool_server, **kwargs)
+    return Environments(**kwargs)
 
 
 def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
