@@ -1,11 +1,12 @@
 """Seeded design tasks, solvable by construction.
 
-A draw picks the conditions (C-rate, ambient temperature, heat-transfer coefficient) and a temperature cap
-(ambient + a drawn rise), then runs the reference procedure (search.py) with PyBaMM under the cap and no energy
-target: the most energetic clean design it simulates is the oracle, and the energy target is (1 - energy_margin)
-x the oracle's specific energy. The procedure then reaches a design meeting both targets within the budget (it
-replays the same probes and stops at the first that meets them; checked). The oracle goes into the identity, never
-into the prompt. A draw with no clean design under the cap is redrawn.
+A draw picks the conditions (C-rate, ambient temperature, heat-transfer coefficient), the fixed design keys and a
+capacity window, and a temperature cap (ambient + a drawn share of a middle candidate's simulated rise, so the cap
+binds). It then runs the reference procedure (search.py) with PyBaMM under the cap and no energy target: the most
+energetic clean design it simulates is the oracle, and the energy target is (1 - energy_margin) x the oracle's
+specific energy. The procedure then reaches a design meeting both targets within the budget (it replays the same
+probes and stops at the first that meets them; checked). The oracle goes into the identity, never into the
+prompt. A draw with no clean design under the cap is redrawn.
 """
 from __future__ import annotations
 
@@ -105,7 +106,7 @@ class BatteryDesignInstructionGenerator(InstructionGenerator):
             if identity is not None:
                 return identity
         raise RuntimeError(f"no solvable battery_design task in {self.max_draws} draws; raise the temperature "
-                           "rise allowed (rise_min_k, rise_max_k) or the budget")
+                           "rise allowed (rise_min, rise_max), the capacity tolerance or the budget")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         return render_prompt(identity)
@@ -118,8 +119,7 @@ class BatteryDesignInstructionGenerator(InstructionGenerator):
         return [k for k in FREE_ORDER if k in chosen]
 
     def _draw(self) -> dict[str, Any] | None:
-        """Conditions and a temperature cap; the oracle is the most energetic clean design the reference
-        procedure finds under the cap; None when it finds none."""
+        """One candidate task; None when no candidate reaches the window or none is clean under the cap."""
         rng = self.rng
         free = self._free()
         fixed_all = {"negative_thickness_um": rng.choice(FIXED_NEGATIVES), "positive_particle_radius_um": FIXED_RADIUS,
