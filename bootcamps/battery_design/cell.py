@@ -153,7 +153,7 @@ def nominal_capacity_ah(d: Design) -> float:
 INPUTS = ("Positive electrode porosity", "Positive electrode active material volume fraction",
           "Total heat transfer coefficient [W.m-2.K-1]", "Ambient temperature [K]", "Initial temperature [K]",
           "Current function [A]")
-LOWER_VOLTAGE = 2.5  # V, Chen2020's cut-off
+OUTPUTS = ("Voltage [V]", "Volume-averaged cell temperature [K]")
 
 
 @dataclass(frozen=True)
@@ -189,7 +189,9 @@ def _build(geometry: tuple[int, int, int]) -> pybamm.Simulation:
         "Positive particle radius [m]": radius_um * 1e-6,
         **{name: "[input]" for name in INPUTS},
     })
-    sim = pybamm.Simulation(model, parameter_values=params, solver=pybamm.IDAKLUSolver(atol=1e-6, rtol=1e-6))
+    # only the variables a discharge report reads are computed at every step (about 2x faster to read back)
+    solver = pybamm.IDAKLUSolver(atol=1e-6, rtol=1e-6, output_variables=list(OUTPUTS))
+    sim = pybamm.Simulation(model, parameter_values=params, solver=solver)
     sim.build()
     return sim
 
