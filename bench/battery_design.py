@@ -10,6 +10,7 @@ Times are CPU times (time.process_time, getrusage of the child), so a busy machi
 
     python bench/battery_design.py         # N = 1000
     python bench/battery_design.py 200     # a quicker generation figure (build costs weigh more)
+    python bench/battery_design.py 0       # the per-call figures only
 """
 from __future__ import annotations
 
@@ -95,6 +96,8 @@ def main(n: int) -> None:
     cold = (time.process_time() - started) / len(answers)
     print(f"verification: {warm * 1000:.1f} ms CPU on a built geometry ({warm / bare:.2f}x a bare solve), "
           f"{cold:.2f} s on a fresh cache")
+    if n == 0:
+        return
 
     with tempfile.TemporaryDirectory() as tmp:
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
