@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import copy
 import math
+import subprocess
+import sys
 from typing import Any
 
 import jsonschema
@@ -268,6 +270,15 @@ def test_generated_tasks_are_deterministic_valid_and_solvable(rows: list[dict[st
         lo, hi = identity["capacity_window_ah"]
         assert lo <= nominal_capacity_ah(Design(**identity["oracle"])) <= hi
     assert kinds == {2, 4, 5}
+
+
+def test_a_row_is_the_same_bytes_in_a_fresh_process(rows: list[dict[str, Any]]) -> None:
+    # PyBaMM's solves must not depend on which geometries a process built before (sharding, -j N)
+    code = ("import orjson, sys\nfrom bc_common.tasks import TaskSet\n"
+            "sys.stdout.buffer.write(orjson.dumps(TaskSet('battery_design', seed=5)[4]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert orjson.loads(done.stdout) == rows[4]
 
 
 def test_the_oracle_and_hidden_conditions_stay_out_of_the_prompt(rows: list[dict[str, Any]]) -> None:
