@@ -121,7 +121,7 @@ class TaskFactory:
 
     def _build(self, index: Any, identity: Any, seed: Any, prompt: Any) -> dict[str, Any]:
         s = self.spec
-        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else self._messages(prompt)
         # the id is the attempt-0 seed: a hash of (bootcamp, config, split, base seed, index)
         row_id = seed if isinstance(seed, orjson.Fragment) else f"{s.bootcamp}-{seed:016x}"
         tools_kwargs = {name: {"create_kwargs": {"identity": identity}} for name in self.tool_names}
@@ -145,6 +145,16 @@ class TaskFactory:
                 **s.extra,
             },
         }
+
+    def _messages(self, prompt: Any) -> list[dict[str, Any]]:
+        """Chat messages from a non-string prompt: messages, content parts, or the seed's dict with images."""
+        from .errors import ConfigError
+        from .images import prompt_messages
+
+        try:
+            return prompt_messages(prompt)
+        except ValueError as exc:
+            raise ConfigError(f"{self.spec.source or self.spec.bootcamp}: {exc}") from None
 
     def _make_template(self) -> bytes | None:
         """`_build`'s bytes for a string prompt as a `bytes %` template: (seed, prompt JSON, identity, index,

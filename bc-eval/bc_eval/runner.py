@@ -22,12 +22,14 @@ from typing import Any
 from bc_common.builtin_model import BuiltinModel, is_builtin
 from bc_common.environment import Environments
 from bc_common.errors import BcError, ConfigError, InputError
+from bc_common.images import ImageLimits, hash_images
 from bc_common.jsonl import JsonlWriter, ReadStats, read_records
 from bc_common.records import check_task, task_id
 from bc_common.rollout import Limits, run_trajectory
 
 from .client import MAX_RESPONSE_BYTES, ChatClient, ModelError, RetryPolicy
 from .preflight import TaskChecks, choose_model
+from .prompts import sent_prompt
 from .resume import prepare_resume
 from .settings import check_resume, run_settings, stored_settings, write_settings
 from .summary import Summary
@@ -61,6 +63,8 @@ class EvalConfig:
     progress: bool = False
     force: bool = False  # resume under other settings than the run that wrote the output
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    image_limits: ImageLimits = field(default_factory=ImageLimits)  # pixel budget and minimum edge of sent images
+    store_images: bool = True  # False: trajectories keep each image's sha256 instead of its bytes
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -108,7 +112,7 @@ def make_environments(config: EvalConfig) -> Environments:
 
 def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
     """Run the whole evaluation (blocking) and return its summary (kept rows of a resumed file included)."""
-    summary = summary or Summary(k=config.samples)
+    summary = summary or Summary(k=config.samples, store_images=config.store_images)
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         model = runner.run(choose_model(config))
         try:
@@ -193,10 +197,10 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
             job = await jobs.get()
             if job is None:
                 return
-            seq, record, sample, env = job
+            seq, record, sample, env, prompt = job
             row = await run_trajectory(record.data, sample, model, env, model_name=model_name,
-                                       limits=config.limits, verify_kwargs=config.verify_kwargs)
-            emit(seq, row)
+                                       limits=config.limits, verify_kwargs=config.verify_kwargs, prompt=prompt)
+            emit(seq, row if config.store_images else without_images(row))
 
     async def produce() -> None:
         seq = 0
@@ -206,9 +210,18 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
                 if not _identity_ok(checks, record, env, config, stats):
                     continue
                 tid = task_id(record.data)
+                if all((tid, sample) in done for sample in range(config.samples)):
+                    continue
+                try:  # once per task, not per sample
+                    prompt = sent_prompt(record, config.image_limits)
+                except InputError as exc:
+                    if not config.skip_invalid:
+                        raise
+                    stats.skip(exc)
+                    continue
                 for sample in range(config.samples):
                     if (tid, sample) not in done:
-                        await jobs.put((seq, record, sample, env))
+                        await jobs.put((seq, record, sample, env, prompt))
                         seq += 1
         for _ in range(config.concurrency):
             await jobs.put(None)
@@ -226,6 +239,14 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
         await asyncio.gather(*tasks, return_exceptions=True)
         await model.aclose()
         progress.close()
+
+
+def without_images(row: dict[str, Any]) -> dict[str, Any]:
+    """The trajectory with every inline image (sent messages and the task's prompt) replaced by its sha256."""
+    task = row["input"]
+    if isinstance(task.get("prompt"), list):
+        task = {**task, "prompt": hash_images(task["prompt"])}
+    return {**row, "input": task, "messages": hash_images(row["messages"])}
 
 
 def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[str, Any]) -> None:
