@@ -272,9 +272,26 @@ def _image_count(path: str, key: str) -> int:
     return sum(len(v or []) for v in pq.read_table(path, columns=[key]).slice(0, SAMPLE_ROWS).column(key).to_pylist())
 
 
-def _processor_for(cfg: Any, paths: list[str]) -> Any:
+def _placeholders_match(path: str, column: str, key: str) -> None:
+    """Every sample row has as many `<image>` placeholders in its text as images (verl pairs them in order)."""
+    import pyarrow.parquet as pq
+
+    names = pq.read_schema(path).names
+    table = pq.read_table(path, columns=[c for c in (column, key) if c in names]).slice(0, SAMPLE_ROWS)
+    for i, row in enumerate(table.to_pylist()):
+        holes = sum(str(m.get("content") or "").count("<image>") for m in row.get(column) or [])
+        images = len(row.get(key) or [])
+        if holes != images:
+            raise CheckFailed("dataset", f"{path} row {i}: {holes} <image> placeholder(s) but {images} image(s) "
+                                         f"in column {key!r}")
+
+
+def _processor_for(cfg: Any, paths: list[str], column: str = "prompt") -> Any:
     """An offline Qwen2-VL style processor when the files hold images (verl needs one for them), else None."""
     key = cfg.data.get("image_key", "images")
+    for p in paths:
+        if p:
+            _placeholders_match(p, column, key)
     if not any(_image_count(p, key) for p in paths if p):
         return None
     from .tokenizer import build_offline_processor
@@ -356,7 +373,7 @@ def _check_sft_dataset(cfg: Any, tokenizer: Any) -> str:
     from verl.utils.import_utils import load_extern_object
 
     paths = [p for p in (cfg.data.train_files, cfg.data.val_files) if p]
-    processor = _processor_for(cfg, paths)
+    processor = _processor_for(cfg, paths, cfg.data.get("messages_key", "messages"))
     if processor is not None:
         tokenizer = processor.tokenizer
     images = 0
