@@ -212,12 +212,8 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
                 tid = task_id(record.data)
                 if all((tid, sample) in done for sample in range(config.samples)):
                     continue
-                try:  # once per task, not per sample
-                    prompt = sent_prompt(record, config.image_limits)
-                except InputError as exc:
-                    if not config.skip_invalid:
-                        raise
-                    stats.skip(exc)
+                ok, prompt = _sent_prompt(record, config, stats)  # once per task, not per sample
+                if not ok:
                     continue
                 for sample in range(config.samples):
                     if (tid, sample) not in done:
@@ -273,6 +269,18 @@ def _identity_ok(checks: TaskChecks, record: Any, env: Any, config: EvalConfig, 
         stats.skip(exc)
         return False
     return True
+
+
+def _sent_prompt(record: Any, config: EvalConfig, stats: ReadStats) -> tuple[bool, Any]:
+    """(True, the messages to send or None for the row's own) or (False, None) for a row whose images cannot be
+    read, counted, under --skip-invalid."""
+    try:
+        return True, sent_prompt(record, config.image_limits)
+    except InputError as exc:
+        if not config.skip_invalid:
+            raise
+        stats.skip(exc)
+        return False, None
 
 
 def _report_skipped(stats: ReadStats) -> None:
@@ -346,7 +354,7 @@ async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
     count, sources = 0, {}
     for record in read_records(config.tasks, skip_invalid=config.skip_invalid, validate=check_task, stats=stats):
         env = await checks.environment(record)
-        if not _identity_ok(checks, record, env, config, stats):
+        if not _identity_ok(checks, record, env, config, stats) or not _sent_prompt(record, config, stats)[0]:
             continue
         sources.setdefault(record.data["data_source"], env)
         count += 1

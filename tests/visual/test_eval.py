@@ -134,6 +134,8 @@ def test_a_missing_image_names_the_file_and_line(tmp_path: Path, server):
     proc = run("bc-eval", tasks, "--base-url", url, "--model", "scripted", check=False)
     assert proc.returncode == 2
     assert f"{tasks}:2: image: cannot read image".encode() in proc.stderr and b"gone.png" in proc.stderr
+    dry = run("bc-eval", tasks, "--base-url", url, "--model", "scripted", "--dry-run", check=False)
+    assert dry.returncode == 2 and f"{tasks}:2: image:".encode() in dry.stderr
     skipped = run("bc-eval", tasks, "--base-url", url, "--model", "scripted", "--skip-invalid")
     assert len(rows(skipped.stdout)) == 1 and b"skipped 1 invalid" in skipped.stderr
 
