@@ -410,6 +410,11 @@ def _set_url(part: dict[str, Any], url: str) -> None:
         part["image_url"] = {"url": url}
 
 
+def image_urls_of(messages: Any) -> list[str]:
+    """The URLs of every image part of the messages, in order."""
+    return [u for u in (part_url(p) for p in _image_parts(messages)) if u is not None]
+
+
 def count_images(messages: Any) -> int:
     return sum(1 for _ in _image_parts(messages))
 
