@@ -125,3 +125,20 @@ def test_check_fails_when_images_and_placeholders_disagree(visual_run: Path, tmp
     proc = run("bc-train", "--check", tmp_path / "rl", check=False)
     assert proc.returncode != 0
     assert b"FAIL dataset" in proc.stderr and b"1 <image> placeholder(s) but 0 image(s)" in proc.stderr
+
+
+def test_bc_train_reads_image_files_relative_to_the_task_file(tmp_path: Path):
+    import pyarrow.parquet as pq
+
+    data = tmp_path / "data"
+    run("bc-gen", "container_water", "-n", 6, "--seed", 8, "-o", data / "t.jsonl", "--image-dir", data / "img")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run("bc-train", data / "t.jsonl", "-o", tmp_path / "rl", cwd=elsewhere)
+    inline = {r["id"]: r for r in rows(run("bc-gen", "container_water", "-n", 6, "--seed", 8).stdout)}
+    written = pq.read_table(tmp_path / "rl" / "train.parquet").to_pylist() + \
+        pq.read_table(tmp_path / "rl" / "val.parquet").to_pylist()
+    assert len(written) == 6
+    for row in written:
+        expected = decode_data_url(image_urls(inline[row["id"]]["prompt"])[0])[0]
+        assert [i["bytes"] for i in row["images"]] == [expected]
