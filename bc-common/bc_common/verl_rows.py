@@ -113,8 +113,10 @@ def _image_prompt(prompt: list[dict[str, Any]], base: Any) -> tuple[list[dict[st
         if isinstance(content, list):
             parts = []
             for part in content:
-                if is_image_part(part):
-                    part = {"type": "image_url", "image_url": {"url": f"{_IMAGE_REF}{k}"}}
+                if is_image_part(part):  # other keys of the part (e.g. `detail`) are kept
+                    box = part.get("image_url") if isinstance(part.get("image_url"), dict) else {}
+                    part = {**{key: v for key, v in part.items() if key != "image"}, "type": "image_url",
+                            "image_url": {**box, "url": f"{_IMAGE_REF}{k}"}}
                     k += 1
                 parts.append(part)
             msg = {**msg, "content": parts}
