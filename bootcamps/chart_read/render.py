@@ -28,9 +28,10 @@ def render_chart(identity: dict[str, Any]) -> dict[str, Any]:
     for i, label in enumerate(labels):
         draw_text(image, (int(x0 + slot * (i + 0.5)), y1 + 8), label, scale=2, anchor="ma")
     k = len(series)
+    points: list[list[tuple[int, int]]] = []
     for s, item in enumerate(series):
         color = COLORS[s]
-        points = []
+        points.append([])
         for i, value in enumerate(item["values"]):
             centre = x0 + slot * (i + 0.5)
             if kind == "bar":
@@ -40,12 +41,21 @@ def render_chart(identity: dict[str, Any]) -> dict[str, Any]:
                 draw_text(image, (int(left + width / 2), _y(value) - 13), str(value), scale=1, anchor="ma")
             else:
                 offset = (s - (k - 1) / 2) * 4 if kind == "scatter" else 0  # scatter: keep equal values apart
-                points.append((int(centre + offset), _y(value)))
+                points[s].append((int(centre + offset), _y(value)))
         if kind == "line":
-            draw.line(points, fill=color, width=2)
-        for (px, py), value in zip(points, item["values"], strict=False):
-            _marker(draw, px, py, MARKERS[s], color)
-            draw_text(image, (px + 6, py - 14), str(value), fill=color, scale=1)
+            draw.line(points[s], fill=color, width=2)
+    if kind != "bar":
+        for s in range(k):
+            for px, py in points[s]:
+                _marker(draw, px, py, MARKERS[s], COLORS[s])
+        for i in range(len(labels)):  # every value readable: labels at one x are pushed apart, top to bottom
+            column = sorted((points[s][i][1], s) for s in range(k))
+            right = max(points[s][i][0] for s in range(k)) + 7  # right of every marker at this x
+            free = 0
+            for py, s in column:
+                top = max(py - 14, free)
+                draw_text(image, (right, top), str(series[s]["values"][i]), fill=COLORS[s], scale=1)
+                free = top + 11
     for s, item in enumerate(series):  # legend
         ly = y0 + 10 + 26 * s
         lx = x1 + 16
