@@ -174,3 +174,17 @@ def test_limits_target_sizes():
     assert w * h <= 1000  # the pixel budget wins
     assert ImageLimits(max_pixels=400, min_edge=10).target(20, 20) is None
     assert ImageLimits.resolve(environ={"MAX_IMAGE_SIZE": "0"}) == ImageLimits()
+
+
+def test_the_openai_sdk_client_sends_the_same_parts(tmp_path: Path, server):
+    s, url = server
+    prompt = [{"role": "system", "content": "You read charts."},
+              {"role": "user", "content": [{"type": "text", "text": "Look:"},
+                                           {"type": "image_url", "image_url": {"url": data_url(encode_png(
+                                               image((300, 300))))}}]}]
+    tasks = write_rows(tmp_path / "t.jsonl", [task(prompt)])
+    (traj,), _ = eval_rows(tasks, url, "--client", "openai", "--max-image-pixels", 10000)
+    sent = s.requests[-1]["body"]["messages"]
+    assert sent[0] == prompt[0] and sent[1]["content"][0] == prompt[1]["content"][0]
+    assert picture(sent[1]["content"][1]["image_url"]["url"]).size == (100, 100)
+    assert traj["score"] == 1.0 and traj["messages"][:2] == sent
