@@ -35,6 +35,7 @@ SEED_KEYS = ("prompt_img", "prompt_txt", "question")  # the seed's dict form of 
 _MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
           (b"GIF89a", "image/gif"), (b"RIFF", "image/webp"), (b"BM", "image/bmp"))
 _EXT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp"}
+MAX_FILE_BYTES = 64 << 20  # an image file larger than this is refused, not read
 _DATA_URL = re.compile(r"data:(image/[A-Za-z0-9.+-]+);base64,(.*)", re.S)
 
 
@@ -93,6 +94,11 @@ def image_bytes(value: Any, base: Path | None = None) -> tuple[bytes, str]:
         if not path.is_absolute() and base is not None:
             path = base / path
         try:
+            if not path.is_file():  # a folder, a device (/dev/zero) or a pipe is no image
+                raise ValueError(f"image {str(path)!r} is not a regular file") if path.exists() else \
+                    FileNotFoundError(2, "No such file or directory")
+            if path.stat().st_size > MAX_FILE_BYTES:
+                raise ValueError(f"image {str(path)!r} is larger than {MAX_FILE_BYTES >> 20} MiB")
             data = path.read_bytes()
         except OSError as exc:
             raise ValueError(f"cannot read image {str(path)!r}: {exc.strerror or exc}") from None

@@ -89,3 +89,16 @@ def test_broken_image_data_is_named():
     with pytest.raises(InputError, match="bad base64"):
         resolve_prompt([{"role": "user", "content": [{"type": "image_url", "image_url": {
             "url": "data:image/png;base64,@@"}}]}])
+
+
+def test_only_regular_files_are_read(tmp_path: Path):
+    with pytest.raises(ValueError, match="not a regular file"):
+        image_bytes("/dev/zero")
+    with pytest.raises(ValueError, match="not a regular file"):
+        image_bytes(tmp_path)
+    with pytest.raises(ValueError, match="No such file"):
+        image_bytes("missing.png", base=tmp_path)
+    (tmp_path / "notes.txt").write_text("secret", encoding="utf-8")
+    with pytest.raises(ValueError, match="is not a PNG") as err:
+        image_bytes("notes.txt", base=tmp_path)
+    assert "secret" not in str(err.value)
