@@ -8,10 +8,10 @@ tool goes through this module:
     ImageFiles("out/images", relative_to="out").externalize(row)   # bc-gen --image-dir: data URLs -> files
     resolve_prompt(messages, base=Path("data"), seed_images=row.get("image"), limits=ImageLimits(1 << 20, 28))
     hash_images(messages), strip_images(messages)                   # bc-eval --no-store-images, bc-filter
-    verl_prompt(messages)          # bc-train: (text with <image> placeholders, [PNG bytes]) as verl reads them
 
-Rendering is deterministic: `encode_png` writes no metadata (no time, no text chunks) at a fixed compression,
-and `draw_text` uses Pillow's built-in bitmap font (no system fonts), so the same identity gives the same bytes.
+`encode_png` writes no metadata (no time, no text chunks) at a fixed compression and `bc_common.drawing` draws
+text with Pillow's built-in bitmap font (no system fonts), so the same identity gives the same bytes. verl's
+form of an image prompt is `bc_common.verl_rows.verl_prompt`.
 """
 from __future__ import annotations
 
@@ -457,78 +457,3 @@ def strip_images(messages: Any) -> Any:
             msg = {**msg, "content": kept}
         out.append(msg)
     return out
-
-
-# ---- verl (bc-train) --------------------------------------------------------------------------------------------
-
-def verl_prompt(messages: list[dict[str, Any]], base: Path | None = None,
-                where: str = "prompt") -> tuple[list[dict[str, str]], list[bytes]]:
-    """verl's multimodal shape: messages with string content where each image stands as `<image>`, and the
-    images' bytes in the same order (verl splits the text on `<image>` and pairs the pieces with `images`)."""
-    out, images = [], []
-    for i, msg in enumerate(messages):
-        content = msg.get("content")
-        if isinstance(content, list):
-            text = []
-            for j, part in enumerate(content):
-                if is_image_part(part):
-                    try:
-                        url = part_url(part) if part.get("type") == "image_url" else None
-                        if url and url.startswith(("http://", "https://")):
-                            raise ValueError("a remote image URL; verl needs the bytes (inline it first)")
-                        if url and url.startswith(HASH_PREFIX):
-                            raise ValueError("only the image's hash was stored (bc-eval --no-store-images)")
-                        images.append(image_bytes(url if url is not None else part.get("image"), base)[0])
-                    except ValueError as exc:
-                        raise InputError(f"{where}[{i}].content[{j}]: {exc}", field=f"{where}[{i}]") from None
-                    text.append(PLACEHOLDER)
-                elif isinstance(part, dict):
-                    text.append(str(part.get("text") or ""))
-            content = "".join(text)
-        elif isinstance(content, str) and PLACEHOLDER in content:
-            raise InputError(f"{where}[{i}]: the text holds a literal {PLACEHOLDER}, which verl would read as an "
-                             "image", field=f"{where}[{i}]")
-        out.append({**msg, "content": "" if content is None else content})
-    return out, images
-
-
-# ---- drawing ----------------------------------------------------------------------------------------------------
-
-def draw_text(image: Any, xy: tuple[int, int], text: str, fill: Any = (0, 0, 0), scale: int = 2,
-              anchor: str = "la") -> None:
-    """Draw `text` with Pillow's built-in bitmap font, scaled by an integer factor (nearest neighbour): the same
-    pixels on every machine, no system font. `anchor`: 'la' left/top, 'ma' centred, 'ra' right-aligned."""
-    from PIL import Image, ImageDraw
-
-    font = _bitmap_font()
-    left, top, right, bottom = font.getbbox(text)
-    w, h = max(1, right), max(1, bottom)
-    mask = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(mask).text((0, 0), text, fill=255, font=font)
-    mask = mask.resize((w * scale, h * scale), Image.Resampling.NEAREST)
-    x, y = xy
-    if anchor[0] == "m":
-        x -= mask.width // 2
-    elif anchor[0] == "r":
-        x -= mask.width
-    if anchor[1] == "m":
-        y -= mask.height // 2
-    image.paste(Image.new(image.mode, mask.size, fill), (x, y), mask)
-
-
-def text_size(text: str, scale: int = 2) -> tuple[int, int]:
-    """(width, height) `draw_text` covers."""
-    left, top, right, bottom = _bitmap_font().getbbox(text)
-    return right * scale, bottom * scale
-
-
-_FONT: Any = None
-
-
-def _bitmap_font() -> Any:
-    global _FONT
-    if _FONT is None:
-        from PIL import ImageFont
-
-        _FONT = ImageFont.load_default_imagefont()
-    return _FONT

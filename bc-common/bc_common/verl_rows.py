@@ -90,6 +90,41 @@ def row_tools(row: dict[str, Any]) -> list[str]:
     return [str(name) for name in kwargs] if isinstance(kwargs, dict) else []
 
 
+def verl_prompt(messages: list[dict[str, Any]], base: Any = None,
+                where: str = "prompt") -> tuple[list[dict[str, str]], list[bytes]]:
+    """verl's multimodal shape: messages with string content where each image stands as `<image>`, and the
+    images' bytes in the same order (verl splits the text on `<image>` and pairs the pieces with `images`).
+    File references are read relative to `base`; a remote URL or a stored hash is an InputError."""
+    from .errors import InputError
+    from .images import HASH_PREFIX, PLACEHOLDER, image_bytes, is_image_part, part_url
+
+    out, images = [], []
+    for i, msg in enumerate(messages):
+        content = msg.get("content")
+        if isinstance(content, list):
+            text = []
+            for j, part in enumerate(content):
+                if is_image_part(part):
+                    try:
+                        url = part_url(part) if part.get("type") == "image_url" else None
+                        if url and url.startswith(("http://", "https://")):
+                            raise ValueError("a remote image URL; verl needs the bytes (inline it first)")
+                        if url and url.startswith(HASH_PREFIX):
+                            raise ValueError("only the image's hash was stored (bc-eval --no-store-images)")
+                        images.append(image_bytes(url if url is not None else part.get("image"), base)[0])
+                    except ValueError as exc:
+                        raise InputError(f"{where}[{i}].content[{j}]: {exc}", field=f"{where}[{i}]") from None
+                    text.append(PLACEHOLDER)
+                elif isinstance(part, dict):
+                    text.append(str(part.get("text") or ""))
+            content = "".join(text)
+        elif isinstance(content, str) and PLACEHOLDER in content:
+            raise InputError(f"{where}[{i}]: the text holds a literal {PLACEHOLDER}, which verl would read as an "
+                             "image", field=f"{where}[{i}]")
+        out.append({**msg, "content": "" if content is None else content})
+    return out, images
+
+
 IMAGES = "images"  # verl's data.image_key: [{"bytes": ...}] in the order of the prompt's <image> placeholders
 _IMAGE_REF = "bc-image:"  # in the stored original: "image k of the images column"
 
@@ -104,7 +139,7 @@ def _image_prompt(prompt: list[dict[str, Any]], base: Any) -> tuple[list[dict[st
                                                                      list[dict[str, Any]]]:
     """(native prompt with <image> placeholders, the images column, the original prompt with each image replaced
     by a reference into that column)."""
-    from .images import is_image_part, verl_prompt
+    from .images import is_image_part
 
     native, images = verl_prompt(prompt, base)
     refs, k = [], 0

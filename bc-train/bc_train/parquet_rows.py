@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import InputError
-from bc_common.images import verl_prompt
 from bc_common.verl_rows import (
     AGENT_NAME,
     IMAGES,
@@ -21,6 +20,7 @@ from bc_common.verl_rows import (
     dumps,
     has_image_parts,
     loads_json_field,
+    verl_prompt,
     verl_row,
     with_images_column,
 )

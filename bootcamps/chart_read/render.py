@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bc_common.images import draw_text, image_part, text_size
+from bc_common.drawing import draw_text, text_size
+from bc_common.images import image_part
 
 WIDTH, HEIGHT = 640, 400
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 24, 48  # plot margins (the legend sits in the right one)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bc_common.images import draw_text, image_part
+from bc_common.drawing import draw_text
+from bc_common.images import image_part
 
 from .maze import decode
 

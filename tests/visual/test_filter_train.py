@@ -8,9 +8,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from bc_common.images import decode_data_url, verl_prompt
+from bc_common.images import decode_data_url
 from bc_common.parquet_io import read_parquet, write_parquet
-from bc_common.verl_rows import task_row, verl_rows
+from bc_common.verl_rows import task_row, verl_prompt, verl_rows
 
 from .helpers import image_urls, rows, run
 
