@@ -188,3 +188,17 @@ def test_the_openai_sdk_client_sends_the_same_parts(tmp_path: Path, server):
     assert sent[0] == prompt[0] and sent[1]["content"][0] == prompt[1]["content"][0]
     assert picture(sent[1]["content"][1]["image_url"]["url"]).size == (100, 100)
     assert traj["score"] == 1.0 and traj["messages"][:2] == sent
+
+
+def test_resume_under_other_image_settings_is_refused(tmp_path: Path, server):
+    _, url = server
+    prompt = [{"role": "user", "content": [{"type": "image_url", "image_url": {"url": data_url(encode_png(
+        image((40, 40))))}}, {"type": "text", "text": "Which?"}]}]
+    tasks = write_rows(tmp_path / "t.jsonl", [task(prompt)])
+    out = tmp_path / "out.jsonl"
+    eval_rows(tasks, url, "--max-image-pixels", 400, out=out)
+    proc = run("bc-eval", tasks, "--base-url", url, "--model", "scripted", "-o", out, "--resume", check=False)
+    assert proc.returncode == 2 and b"images" in proc.stderr and b"max_pixels" in proc.stderr
+    same = run("bc-eval", tasks, "--base-url", url, "--model", "scripted", "-o", out, "--resume",
+               "--max-image-pixels", 400)
+    assert b"kept 1 finished" in same.stderr
