@@ -257,6 +257,11 @@ def externalize_line(line: bytes, files: ImageFiles) -> bytes:
 
 # ---- prompts as sent (bc-eval) ----------------------------------------------------------------------------------
 
+def dataset_folder(source: str) -> Path:
+    """Where relative image paths of rows read from `source` point: the file's folder (stdin: the current one)."""
+    return Path(source).parent if source and not source.startswith("<") else Path(".")
+
+
 @dataclass(frozen=True)
 class ImageLimits:
     """A pixel budget (width x height; larger images are scaled down, aspect kept) and a minimum edge (smaller

@@ -6,10 +6,9 @@ directory. Rows without images cost one scan of their prompt.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from bc_common.images import ImageLimits, is_image_part, resolve_prompt
+from bc_common.images import ImageLimits, dataset_folder, is_image_part, resolve_prompt
 from bc_common.rollout import prompt_messages
 
 
@@ -20,11 +19,6 @@ def has_images(task: dict[str, Any]) -> bool:
     return isinstance(prompt, list) and any(
         isinstance(m, dict) and isinstance(m.get("content"), list) and any(is_image_part(p) for p in m["content"])
         for m in prompt)
-
-
-def dataset_folder(source: str) -> Path:
-    """Where relative image paths of rows read from `source` point: the file's folder (stdin: the current one)."""
-    return Path(source).parent if source and not source.startswith("<") else Path(".")
 
 
 def sent_prompt(record: Any, limits: ImageLimits) -> list[dict[str, Any]] | None:

@@ -14,6 +14,7 @@ import orjson
 from bc_common.environment import identity_of
 from bc_common.errors import ConfigError, InputError
 from bc_common.identity import validate_identity, validate_task_identity
+from bc_common.images import dataset_folder
 from bc_common.jsonl import Record, atomic_write_bytes
 from bc_common.records import check_task, task_id
 from bc_common.tool_config import ToolSpec, load_tool_config
@@ -24,11 +25,6 @@ from .run_dir import clear_run_dir
 from .sources import Source, resolve_sources
 
 VAL_SPLITS = ("test", "val", "validation", "valid")
-
-
-def dataset_folder(source: str) -> Path:
-    """Where a row's relative image paths point: its file's folder (stdin: the current one)."""
-    return Path(source).parent if source and not source.startswith("<") else Path(".")
 
 
 def split_holdout(items: list[Any], key: Any, max_n: int = 64) -> tuple[list[Any], list[Any]]:

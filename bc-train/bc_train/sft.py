@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import InputError
+from bc_common.images import dataset_folder
 from bc_common.jsonl import Record
 
 from . import verl_config as vc
 from .parquet_rows import check_fixed_shapes, sft_row, with_images_column, write_rows
-from .rl import _finish, dataset_folder, split_holdout
+from .rl import _finish, split_holdout
 from .run_dir import clear_run_dir
 
 
