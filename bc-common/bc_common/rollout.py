@@ -118,7 +118,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
     identity = identity_of(task)
     state = _State([dict(m) for m in prompt] if prompt is not None else prompt_messages(task))
     names, create_kwargs = offered_tools(task, env)
-    session = env.tools.session(create_kwargs, names) if env.tools is not None and names else None
+    session = env.tools.session(create_kwargs, names, task=task) if env.tools is not None and names else None
     schemas = session.schemas if session else []
     ikwargs = _present((task.get("extra_info") or {}).get("interaction_kwargs"))
     interaction = env.interaction(ikwargs.get("name")) if ikwargs else None

@@ -211,6 +211,7 @@ class GroupPlan:
     def __getitem__(self, index: int) -> int:
         if len(self.weights) == 1:
             return 0
+        index %= self.total  # the plan repeats every `total` rows (a cycle picks each group `weight` times)
         while len(self._plan) <= index:
             current = self._current
             for g, w in enumerate(self.weights):

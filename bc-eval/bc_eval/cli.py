@@ -32,6 +32,7 @@ Examples:
   bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
+  bc-eval tasks.jsonl --model builtin:reference --tool-transport mcp --tool-server http://127.0.0.1:8000/mcp
   bc-gen chart_read -n 50 | bc-eval --model qwen2.5-vl --max-image-pixels 1003520 --min-image-edge 28
 
 \b
@@ -125,6 +126,10 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--header", "headers", multiple=True, metavar="NAME:VALUE", help="Extra HTTP header (never recorded).")
 @click.option("--api-extra-headers", default=None, hidden=True)
 @click.option("--tool-config", default=None, type=click.Path(dir_okay=False), help="Tools for every task.")
+@click.option("--tool-transport", type=click.Choice(["local", "mcp"]), default="local", show_default=True,
+              help="Run the tools in process, or in MCP sessions on a bc-toolserve (--tool-server; token from "
+                   "BC_TOOLSERVE_TOKEN).")
+@click.option("--tool-server", default=None, metavar="URL", help="MCP endpoint, e.g. http://127.0.0.1:8000/mcp.")
 @click.option("--interaction-config", default=None, type=click.Path(dir_okay=False),
               help="Interaction for every task.")
 @click.option("--reward-calculator", "--reward-calculator-class", "reward_calculator", default=None,
@@ -158,7 +163,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
          max_tool_calls_per_turn: int | None, max_tool_calls: int | None, max_response_mb: float,
          max_tool_turns_per_interaction: int | None, max_interaction_turns: int | None, params: tuple[str, ...],
          api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
-         tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
+         tool_config: str | None, tool_transport: str, tool_server: str | None, interaction_config: str | None,
+         reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
          backoff: float, client: str, max_image_pixels: int | None, min_image_edge: int | None,
          no_store_images: bool, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
@@ -194,7 +200,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             limits=_limits(assistant_turns, user_turns, max_tool_calls_per_turn, max_tool_calls),
             force=force, max_response_bytes=int(max_response_mb * (1 << 20)),
             verify_kwargs=_mapping(verify_correction_kwargs, "--verify-correction-kwargs"),
-            tool_config=tool_config, interaction_config=interaction_config, reward_calculator=reward_calculator,
+            tool_config=tool_config, tool_transport=tool_transport, tool_server=tool_server,
+            interaction_config=interaction_config, reward_calculator=reward_calculator,
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
             progress=sys.stderr.isatty() and not quiet, image_limits=_image_limits(max_image_pixels, min_image_edge),

@@ -63,6 +63,8 @@ class EvalConfig:
     progress: bool = False
     force: bool = False  # resume under other settings than the run that wrote the output
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    tool_transport: str = "local"  # or "mcp": the tools run in MCP sessions on the bc-toolserve at tool_server
+    tool_server: str | None = None
     image_limits: ImageLimits = field(default_factory=ImageLimits)  # pixel budget and minimum edge of sent images
     store_images: bool = True  # False: trajectories keep each image's sha256 instead of its bytes
 
@@ -77,6 +79,10 @@ class EvalConfig:
             raise ConfigError("--client must be 'aiohttp' or 'openai'")
         if self.max_response_bytes < 1024:
             raise ConfigError("the response size limit must be at least 1 KiB")
+        if self.tool_transport not in ("local", "mcp"):
+            raise ConfigError("--tool-transport must be 'local' or 'mcp'")
+        if (self.tool_transport == "mcp") != bool(self.tool_server):
+            raise ConfigError("--tool-transport mcp and --tool-server URL go together")
 
 
 def _warn(message: str) -> None:
@@ -106,8 +112,13 @@ def make_model(config: EvalConfig, name: str | None = None) -> Any:
 
 
 def make_environments(config: EvalConfig) -> Environments:
-    return Environments(tool_config=config.tool_config, interaction_config=config.interaction_config,
-                        reward_calculator=config.reward_calculator, registry_file=config.registry_file)
+    kwargs = dict(tool_config=config.tool_config, interaction_config=config.interaction_config,
+                  reward_calculator=config.reward_calculator, registry_file=config.registry_file)
+    if config.tool_transport == "mcp":
+        from .mcp_tools import McpEnvironments
+
+        return McpEnvironments(config.tool_server, **kwargs)
+    return Environments(**kwargs)
 
 
 def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
@@ -118,7 +129,7 @@ def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
         try:
             done = prepare_output(config, model, summary)
         except BcError:
-            summary.__init__(k=config.samples)  # nothing of a refused output is reported
+            summary.__init__(k=config.samples, store_images=config.store_images)  # nothing of a refused output is reported
             raise
         # flushed once per event-loop tick (see _write): every finished trajectory still reaches the file before
         # the loop waits on anything again
