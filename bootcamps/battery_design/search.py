@@ -47,7 +47,10 @@ def porosity_interval(geometry: dict[str, Any], window: list[float]) -> tuple[fl
     def exact(eps: float) -> bool:  # the verifier's own arithmetic decides at the ends
         return window[0] <= nominal_capacity_ah(Design(**geometry, positive_porosity=eps)) <= window[1]
 
-    inside = [eps for eps in inside if eps not in (inside[0], inside[-1]) or exact(eps)]
+    while inside and not exact(inside[0]):
+        inside.pop(0)
+    while inside and not exact(inside[-1]):
+        inside.pop()
     return (inside[0], inside[-1]) if inside else None
 
 
