@@ -21,6 +21,7 @@ from bc_common.rollout import Limits
 from . import runner
 from .client import RetryPolicy
 from .preflight import choose_model
+from .profiles import NAMES as PROFILE_NAMES
 from .runner import EvalConfig, evaluate
 from .summary import Summary
 
@@ -31,6 +32,7 @@ Examples:
   bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
+  bc-gen arithmetic -n 20 | bc-eval --base-url http://127.0.0.1:8080/v1 --debug arithmetic-test-0 -o /dev/null
 
 \b
 A model is named (--model NAME, or --model builtin:reference / builtin:noisy for the bootcamps' reference
@@ -135,6 +137,13 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--backoff", default=0.5, show_default=True, help="First retry delay in seconds (doubles).")
 @click.option("--client", type=click.Choice(["aiohttp", "openai"]), default="aiohttp", show_default=True,
               help="HTTP client: our fast aiohttp one, or the openai SDK for providers with quirks.")
+@click.option("--server-profile", type=click.Choice(PROFILE_NAMES), default="auto", show_default=True,
+              help="What the server needs in a request (vllm, sglang, llamacpp, openai; generic: none of it); "
+                   "auto detects it from GET /models and the answers' fields. See docs/bc-eval.md.")
+@click.option("--trace", is_flag=True, help="Print every turn to stderr as it happens (messages, tool calls and "
+                                            "results, interaction replies, the verifier's answer and score).")
+@click.option("--debug", "debug_task", default=None, metavar="TASK_ID",
+              help="Run only the task with this id, traced (--trace): debug one task, then scale.")
 @click.option("--ordered", is_flag=True, help="Emit trajectories in input order.")
 @click.option("--skip-invalid", is_flag=True, help="Skip (and count) invalid task rows instead of stopping.")
 @click.option("--dry-run", is_flag=True, help="Check tasks, bootcamps, tools and the endpoint; run nothing.")
@@ -151,7 +160,7 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
          api_extra_params: str | None, headers: tuple[str, ...], api_extra_headers: str | None,
          tool_config: str | None, interaction_config: str | None, reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
-         backoff: float, client: str, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
+         backoff: float, client: str, server_profile: str, trace: bool, debug_task: str | None, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
          verbose: bool, tokenizer_path: str | None, evaluator_class: str | None) -> None:
     """Run a model through each task's tools and environment replies; write one trajectory per (task, sample).
 
@@ -187,7 +196,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             tool_config=tool_config, interaction_config=interaction_config, reward_calculator=reward_calculator,
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
-            progress=sys.stderr.isatty() and not quiet)
+            progress=sys.stderr.isatty() and not quiet and not (trace or debug_task),
+            server_profile=server_profile, trace=trace, debug=debug_task)
         if output_dir and not output:  # the seed's layout: DIR/<model>/...; the model must be known first
             config.model = config.model or asyncio.run(choose_model(config))
             config.output = str(Path(output_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", config.model)

@@ -36,7 +36,8 @@ def run_settings(config: Any, model: str) -> dict[str, Any]:
             "limits": dataclasses.asdict(config.limits or Limits()), "verify_kwargs": config.verify_kwargs,
             "params": config.params, "tool_config": _path(config.tool_config),
             "interaction_config": _path(config.interaction_config), "reward_calculator": config.reward_calculator,
-            "registry_file": _path(config.registry_file), "base_url": redact_url(config.base_url) or None}
+            "registry_file": _path(config.registry_file), "base_url": redact_url(config.base_url) or None,
+            "server_profile": getattr(config, "server_profile", "auto")}
 
 
 def stored_settings(output: str | Path) -> dict[str, Any] | None:
