@@ -27,13 +27,14 @@ class ServerProfile:
     tool_flags: str = ""  # what the server must be started with to serve tool calls
 
     def apply(self, body: dict[str, Any], has_tools: bool) -> dict[str, Any]:
-        """`body` with this profile's defaults beneath it and its renames applied."""
-        out = {**{k: v for k, v in self.defaults.items() if has_tools or k not in _TOOL_FIELDS}, **body}
+        """`body` with this profile's defaults beneath it and its renames applied. Without tools it carries no
+        tool fields, even from --param (servers refuse tool_choice without tools: a mixed run must not fail)."""
+        out = {**self.defaults, **body}
         for old, new in self.renames.items():
             if old in out and new not in out:
                 out[new] = out.pop(old)
         if not has_tools:
-            return out
+            return {k: v for k, v in out.items() if k not in _TOOL_FIELDS}
         out.setdefault("tool_choice", "auto")
         if out["tool_choice"] == "required" and not self.required_tool_choice:
             out["tool_choice"] = "auto"

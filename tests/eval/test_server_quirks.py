@@ -46,10 +46,14 @@ def test_tool_choice_auto_whenever_tools_are_offered_and_never_without(scripted,
     one_call(CLIENTS[client], url, ModelRequest(MESSAGES[:1], TOOLS))
     one_call(CLIENTS[client], url, ModelRequest(MESSAGES[:1], []))
     one_call(CLIENTS[client], url, ModelRequest(MESSAGES[:1], TOOLS), params={"tool_choice": "required"})
-    with_tools, without, required = bodies(server)
+    one_call(CLIENTS[client], url, ModelRequest(MESSAGES[:1], []), profile="llamacpp",
+             params={"tool_choice": "required", "temperature": 0})
+    with_tools, without, required, required_without_tools = bodies(server)
     assert with_tools["tool_choice"] == "auto" and with_tools["tools"] == TOOLS
     assert "tool_choice" not in without and "tools" not in without
     assert required["tool_choice"] == "required"  # --param tool_choice=... wins
+    # a task without tools in the same run: no tool fields at all (servers refuse tool_choice without tools)
+    assert set(required_without_tools) == {"model", "messages", "temperature"}
 
 
 def test_both_clients_send_the_same_bodies_under_every_profile(scripted):
