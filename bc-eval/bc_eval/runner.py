@@ -366,6 +366,9 @@ async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
     try:
         started = time.perf_counter()
         out(f"model: {await model.check()} ({time.perf_counter() - started:.2f} s)")
+        if hasattr(model, "detect_profile"):
+            profile = await model.detect_profile()
+            out(f"model: server profile {profile} ({model.profiler.detected_by or 'nothing detected'})")
     except ModelError as exc:
         out(f"model: endpoint check failed: {exc}")
         return 1

@@ -208,3 +208,12 @@ def test_debug_of_an_unknown_task_is_exit_2(tmp_path):
                            "--debug", "nope", "-o", str(tmp_path / "out.jsonl")],
                           capture_output=True, text=True, env=bc_eval_env(), timeout=60)
     assert proc.returncode == 2 and "--debug nope: no task with that id" in proc.stderr
+
+
+def test_dry_run_names_the_server_profile(tmp_path, scripted):
+    _, url = scripted({}, models_extra={"owned_by": "sglang"})
+    tasks = write_jsonl(tmp_path / "tasks.jsonl", [arithmetic_task("1 + 1", index=1)])
+    proc = subprocess.run([str(BIN / "bc-eval"), str(tasks), "--base-url", url, "--dry-run"],
+                          capture_output=True, text=True, env=bc_eval_env(), timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "model: server profile sglang (GET /models)" in proc.stderr
