@@ -6,7 +6,8 @@
     detect_from_answer(answer)            # the same from a chat-completions answer's own fields
 
 Every profile sends `tool_choice: "auto"` when tools are offered (some servers ignore tools without it); a
-`--param tool_choice=...` of the user's wins.
+`--param tool_choice=...` of the user's wins. All four honour `tool_choice: "required"` in their current releases
+(docs/bc-eval.md says since when), so no profile rewrites it.
 """
 from __future__ import annotations
 
@@ -23,7 +24,6 @@ class ServerProfile:
     name: str
     defaults: dict[str, Any] = field(default_factory=dict)
     renames: dict[str, str] = field(default_factory=dict)  # a field this server knows by another name
-    required_tool_choice: bool = True  # honours tool_choice "required" (else it is sent as "auto", with a warning)
     tool_flags: str = ""  # what the server must be started with to serve tool calls
 
     def apply(self, body: dict[str, Any], has_tools: bool) -> dict[str, Any]:
@@ -36,8 +36,6 @@ class ServerProfile:
         if not has_tools:
             return {k: v for k, v in out.items() if k not in _TOOL_FIELDS}
         out.setdefault("tool_choice", "auto")
-        if out["tool_choice"] == "required" and not self.required_tool_choice:
-            out["tool_choice"] = "auto"
         return out
 
 
