@@ -202,6 +202,19 @@ def test_trace_colours_a_terminal_only():
     assert "\x1b[34m" in tty.getvalue() and "\x1b[" not in plain.getvalue()
 
 
+def test_trace_shows_a_failed_model_call(tmp_path, scripted):
+    task = arithmetic_task("2 + 2", index=4)
+    _, url = scripted({task["prompt"][0]["content"]: [{"faults": [{"status": 401}]}]})
+    tasks = write_jsonl(tmp_path / "tasks.jsonl", [task])
+    proc = subprocess.run([str(BIN / "bc-eval"), str(tasks), "--model", "scripted", "--base-url", url, "--trace",
+                           "-o", str(tmp_path / "out.jsonl"), "-q"],
+                          capture_output=True, text=True, env=bc_eval_env(), timeout=60)
+    assert proc.returncode == 1  # every trajectory failed
+    lines = [line for line in proc.stderr.splitlines() if line.startswith("[arith-4#0]")]
+    assert "<- model error auth_error: HTTP 401" in lines[-2]
+    assert "verdict status error" in lines[-1] and "error auth_error" in lines[-1]
+
+
 def test_debug_of_an_unknown_task_is_exit_2(tmp_path):
     tasks = write_jsonl(tmp_path / "tasks.jsonl", [arithmetic_task("1 + 1", index=1)])
     proc = subprocess.run([sys.executable, "-m", "bc_eval", str(tasks), "--model", "builtin:reference",
