@@ -15,9 +15,10 @@ $(VENV)/.installed: pyproject.toml setup.py
 	touch $@
 
 # verl 0.9.1 with the CPU torch: needed by `bc-train --check` and its tests (~2 GB, ~2 min).
-# CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance).
+# CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance), and the mcp extra
+# (bc-toolserve's MCP endpoint and its tests).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,report,reasoning-gym]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,report,reasoning-gym,mcp]'
 
 # bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
 setup-report: $(VENV)/.installed-report

@@ -121,17 +121,19 @@ def _present(value: Any) -> dict[str, Any]:
 
 async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: Environment, *,
                          model_name: str, limits: Limits | None = None,
-                         verify_kwargs: dict[str, Any] | None = None, trace: Trace | None = None) -> dict[str, Any]:
-    """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA); `trace` sees every
-    turn as it happens."""
+                         verify_kwargs: dict[str, Any] | None = None,
+                         prompt: list[dict[str, Any]] | None = None, trace: Trace | None = None) -> dict[str, Any]:
+    """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA). `prompt`: the messages
+    to send instead of the task's own (bc-eval's, with images resolved and sized); `input` stays the task.
+    `trace` sees every turn as it happens."""
     limits = (limits or Limits()).resolve(env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     tid = task_id_of(task)
     identity = identity_of(task)
-    state = _State(prompt_messages(task), trace=trace)
+    state = _State([dict(m) for m in prompt] if prompt is not None else prompt_messages(task), trace=trace)
     names, create_kwargs = offered_tools(task, env)
-    session = env.tools.session(create_kwargs, names) if env.tools is not None and names else None
+    session = env.tools.session(create_kwargs, names, task=task) if env.tools is not None and names else None
     schemas = session.schemas if session else []
     ikwargs = _present((task.get("extra_info") or {}).get("interaction_kwargs"))
     interaction = env.interaction(ikwargs.get("name")) if ikwargs else None

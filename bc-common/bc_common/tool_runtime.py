@@ -60,9 +60,10 @@ class ToolRuntime:
         return [t.tool_schema for n, t in self.tools.items() if names is None or n in names]
 
     def session(self, create_kwargs: dict[str, dict[str, Any]] | None = None,
-                allowed: list[str] | None = None) -> ToolSession:
+                allowed: list[str] | None = None, task: dict[str, Any] | None = None) -> ToolSession:
         """A session for one trajectory. `create_kwargs` maps tool name to kwargs for `create`
-        (the row's `extra_info.tools_kwargs[name].create_kwargs`); `allowed` limits the offered tools."""
+        (the row's `extra_info.tools_kwargs[name].create_kwargs`); `allowed` limits the offered tools. `task` (the
+        row) is for runtimes whose tools run elsewhere per task (bc-eval over MCP); unused in process."""
         return ToolSession(self, create_kwargs or {}, allowed)
 
     def validate(self, name: str, arguments: dict[str, Any]) -> str | None:
@@ -122,6 +123,10 @@ class ToolSession:
         problem = self.runtime.validate(name, arguments)
         if problem:
             return _error("invalid_arguments", f"Error: invalid arguments for {name}: {problem}")
+        return await self._run(name, arguments)
+
+    async def _run(self, name: str, arguments: dict[str, Any]) -> ToolResult:
+        """Execute a call whose arguments are valid (on the session's instance of the tool, created if need be)."""
         tool = self.runtime.tools[name]
         try:
             instance_id = await self._instance(name)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -15,6 +16,7 @@ Examples:
   bc-toolserve worker --master-url http://10.0.0.5:8000 --tools tools.yaml -n 4 --host 0.0.0.0
   bc-toolserve unified --tools arithmetic -n 2 --test
   bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml
+  bc-toolserve mcp --bootcamp minesweeper --seed 7 --index 3          # one task's tools over MCP stdio
 \b
 Set BC_TOOLSERVE_TOKEN to require `Authorization: Bearer <token>` (mandatory beyond 127.0.0.1).
 Exit codes: 0 ok, 1 failed self-test or runtime error, 2 bad configuration or flags."""
@@ -49,6 +51,13 @@ def tool_source(f):
                              "(tools: [{class_name, config, tool_schema}]).")(f)
 
 
+def mcp_options(f):
+    f = click.option("--mcp-idle-ttl", default=1800.0, show_default=True, type=click.FloatRange(min=0.05),
+                     help="Idle seconds before an MCP session ends and its tool instances are released.")(f)
+    return click.option("--tasks", "tasks", default=None, type=click.Path(exists=True, dir_okay=False),
+                        help="Task file (JSONL/parquet) whose ids MCP sessions may choose (?task=ID).")(f)
+
+
 @cli.command(epilog="\b\nExample:\n  BC_TOOLSERVE_TOKEN=s3cret bc-toolserve master --host 0.0.0.0 --port 8000")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
@@ -58,15 +67,17 @@ def tool_source(f):
 @click.option("--max-body", default=DEFAULT_MAX_BODY, show_default=True, type=int, help="Request body limit, bytes.")
 @tool_source
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml for --tools here.")
-def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, registry, output_dir):
-    """Run the master: worker registry, routing, dashboard (/), /health, /metrics."""
+@mcp_options
+def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, registry, output_dir, tasks,
+           mcp_idle_ttl):
+    """Run the master: worker registry, routing, dashboard (/), /health, /metrics, MCP (/mcp)."""
     from .auth import token_from_env
     from .master import MasterSettings
     from .run import run_master
 
     settings = MasterSettings(token=token_from_env(), heartbeat_interval=heartbeat_interval,
-                              timeout_per_query=timeout_per_query, max_body=max_body)
-    run_master(host, port, settings, tools, registry, output_dir)
+                              timeout_per_query=timeout_per_query, max_body=max_body, mcp_idle_ttl=mcp_idle_ttl)
+    run_master(host, port, settings, tools, registry, output_dir, tasks)
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve worker --master-url http://127.0.0.1:8000 --tools tools.yaml -n 3")
@@ -98,13 +109,15 @@ def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url,
 @click.option("--heartbeat-interval", default=2.0, show_default=True, type=float)
 @click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml here.")
+@mcp_options
 def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval, timeout_per_query,
-            output_dir):
+            output_dir, tasks, mcp_idle_ttl):
     """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM)."""
     from .run import run_unified
 
+    mcp_args = (("--tasks", str(Path(tasks).resolve())) if tasks else ()) + ("--mcp-idle-ttl", str(mcp_idle_ttl))
     sys.exit(run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
-                         timeout_per_query, output_dir))
+                         timeout_per_query, output_dir, master_args=mcp_args))
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml")
@@ -122,6 +135,33 @@ def config(tool_config, master_url, timeout_per_query):
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--master-url") from None
     sys.stdout.write(remote_config_yaml(load_specs(tool_config), url, timeout_per_query))
+
+
+@cli.command("mcp", epilog="""\b
+Examples:
+  bc-toolserve mcp --bootcamp arithmetic --seed 7 --index 3
+  bc-toolserve mcp --tasks tasks.jsonl --task arithmetic-5f0c2a8e31b7d904
+\b
+An MCP client starts it as a subprocess (stdio transport). tools/list gives the task's tools, tools/call runs them
+(state kept until the client disconnects), the prompt 'task' is the task's prompt; the answer is never sent.""")
+@click.option("--bootcamp", default=None, help="Bootcamp of the task.")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0), help="Base seed of the task set.")
+@click.option("--index", default=None, type=click.IntRange(0), help="Index of the task in its set.")
+@click.option("--split", default="train", show_default=True)
+@click.option("--group", default=None, help="Generator group (for tasks generated with --group).")
+@click.option("--task", "task", default=None, help="Task id (of --tasks, or checked against the generated task).")
+@click.option("--tasks", "tasks", default=None, type=click.Path(exists=True, dir_okay=False),
+              help="Task file to choose --task from.")
+def mcp(bootcamp, seed, index, split, group, task, tasks):
+    """Serve one task's tools to an MCP client over stdio (the official MCP SDK; the `mcp` extra)."""
+    from .mcp_server import serve_stdio
+    from .mcp_session import load_tasks
+
+    query = {"bootcamp": bootcamp, "seed": str(seed), "index": None if index is None else str(index),
+             "split": split, "group": group, "task": task}
+    if task and not bootcamp:
+        query = {"task": task}
+    serve_stdio({k: v for k, v in query.items() if v is not None}, load_tasks(tasks) if tasks else None)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -54,6 +54,7 @@ class MasterSettings:
     max_body: int = DEFAULT_MAX_BODY
     proof_timeout: float = 5.0
     body_timeout: float = DEFAULT_BODY_TIMEOUT
+    mcp_idle_ttl: float = 1800.0  # an MCP session idle this long ends and its instances are released
 
 
 class WorkerUnreachable(Exception):
@@ -63,7 +64,7 @@ class WorkerUnreachable(Exception):
 class Master:
     """State and handlers of the master; `app()` builds the Starlette application."""
 
-    def __init__(self, settings: MasterSettings):
+    def __init__(self, settings: MasterSettings, tasks: dict[str, dict] | None = None):
         self.settings = settings
         self.membership = Membership(settings.heartbeat_interval, settings.missed_heartbeats)
         self.table = InstanceTable()
@@ -73,6 +74,9 @@ class Master:
         self._auth_headers = {"Content-Type": "application/json"}
         if settings.token:
             self._auth_headers["Authorization"] = f"Bearer {settings.token}"
+        from .mcp_server import mcp_endpoint  # MCP clients reach the same tools at /mcp (the `mcp` extra)
+
+        self.mcp = mcp_endpoint(self, tasks, settings.mcp_idle_ttl)
 
     # --- lifecycle -------------------------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -81,7 +85,8 @@ class Master:
         self.session = aiohttp.ClientSession(connector=connector, json_serialize=lambda o: orjson.dumps(o).decode())
         sweeper = asyncio.create_task(self._sweep_forever())
         try:
-            yield
+            async with self.mcp.run():
+                yield
         finally:
             sweeper.cancel()
             await self.session.close()
@@ -100,6 +105,7 @@ class Master:
             Route("/metrics", self.metrics_page, methods=["GET"]),
             Route("/_workers/register", self.register, methods=["POST"]),
             Route("/_workers/heartbeat", self.heartbeat, methods=["POST"]),
+            Route("/mcp", self.mcp),  # an ASGI app: every method (POST, GET stream, DELETE)
             Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
         ], self.lifespan, self.settings.token, self.metrics)
 
@@ -113,7 +119,8 @@ class Master:
                 "workers_alive": alive, "workers_total": len(workers), "workers": workers,
                 "tools": self.membership.tool_view(),
                 "instances": {"total": len(self.table.placements), "by_worker": load,
-                              "lost": len(self.table.lost)}}
+                              "lost": len(self.table.lost)},
+                "mcp": self.mcp.state()}
 
     async def health(self, request: Request) -> Response:
         return json_response(self.state())
@@ -219,6 +226,23 @@ class Master:
         self.metrics.observe(op if op in OPERATIONS else "other", response.status_code,
                              time.perf_counter() - started, error_type)
         return response
+
+    async def dispatch(self, tool: str, op: str, body: dict[str, Any]) -> dict[str, Any]:
+        """One operation as `POST /{tool}/{op}` runs it (placement, routing, worker loss), for in-process callers
+        such as the MCP endpoint: the answer as a dict; ApiError for what the HTTP route answers as an error."""
+        started = time.perf_counter()
+        try:
+            raw = orjson.dumps(body)
+            response = await (self._create(tool, raw) if op == "create" else self._route(tool, op, raw))
+            answer = orjson.loads(response.body)
+            if response.status_code != 200:
+                error = answer.get("error") or {}
+                raise ApiError(response.status_code, str(error.get("type", "unknown")), str(error.get("message", "")))
+        except ApiError as exc:
+            self.metrics.observe(op, exc.status, time.perf_counter() - started, exc.type)
+            raise
+        self.metrics.observe(op, 200, time.perf_counter() - started, None)
+        return answer
 
     async def _create(self, tool: str, raw: bytes) -> Response:
         body = parse_object(raw)

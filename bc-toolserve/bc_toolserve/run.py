@@ -22,17 +22,22 @@ log = logging.getLogger("bc_toolserve")
 
 
 def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettings | None = None,
-               tools: str | None = None, registry: str | None = None, output_dir: str | None = None) -> None:
-    """Serve the master until SIGINT/SIGTERM. With tools and `output_dir`, write the remote tool config too."""
+               tools: str | None = None, registry: str | None = None, output_dir: str | None = None,
+               tasks: str | None = None) -> None:
+    """Serve the master until SIGINT/SIGTERM. With tools and `output_dir`, write the remote tool config too;
+    with `tasks` (a task file), MCP sessions may choose its tasks by id."""
+    from .mcp_session import load_tasks
+
     check_remote_config_target(output_dir, tools, registry)
     settings = settings or MasterSettings(token=token_from_env())
+    tasks_by_id = load_tasks(tasks) if tasks else None  # a bad task file fails before the port is taken
     sock = bind(host, port, settings.token)
     url = url_of(sock, host)
     if output_dir and (tools or registry):
         path = write_remote_config(load_specs(tools, registry), url, output_dir, settings.timeout_per_query)
         log.info("remote tool config written to %s", path)
     log.info("bc-toolserve master listening on %s (auth %s)", url, "on" if settings.token else "off")
-    serve(Master(settings).app(), sock)
+    serve(Master(settings, tasks_by_id).app(), sock)
 
 
 def default_worker_id() -> str:
@@ -105,8 +110,9 @@ def smoke_test(master_url: str, tool_names: list[str], token: str | None) -> lis
 def run_unified(tools: str | None = None, registry: str | None = None, n: int = 3, host: str = "127.0.0.1",
                 port: int = 8000, log_dir: str | None = None, test: bool = False, keep_running: bool = False,
                 heartbeat_interval: float = 2.0, timeout_per_query: float = 60.0, output_dir: str | None = None,
-                ready_timeout: float = 60.0) -> int:
-    """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop."""
+                ready_timeout: float = 60.0, master_args: tuple[str, ...] = ()) -> int:
+    """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop.
+    `master_args`: more flags of `bc-toolserve master` (its MCP endpoint's `--tasks`, `--mcp-idle-ttl`)."""
     token = token_from_env()
     check_bind(host, token)
     check_remote_config_target(output_dir, tools, registry)
@@ -121,7 +127,8 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
     try:
         master = supervisor.spawn("master", me + ["master", "--host", host, "--port", str(port),
                                                   "--heartbeat-interval", str(heartbeat_interval),
-                                                  "--timeout-per-query", str(timeout_per_query)])
+                                                  "--timeout-per-query", str(timeout_per_query),
+                                                  *master_args])
         supervisor.wait_ready(master, lambda: get_json(f"{master_url}/health") is not None, ready_timeout)
         ids = [f"unified-{i}" for i in range(n)]
         source = ["--tools", str(tools)] if tools else ["--registry", str(registry)]

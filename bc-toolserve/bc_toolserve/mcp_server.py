@@ -1,0 +1,259 @@
+"""bc-toolserve over the Model Context Protocol, with the official MCP Python SDK (the `mcp` extra).
+
+    Streamable HTTP:  POST http://HOST:PORT/mcp?bootcamp=arithmetic&seed=7&index=3   (master and unified)
+    stdio:            bc-toolserve mcp --bootcamp arithmetic --seed 7 --index 3
+
+`tools/list` gives the task's tool schemas, `tools/call` runs them (one instance per tool and session, see
+`mcp_session.py`), the prompt `task` is the task's prompt. The identity is never sent. A call's result carries the
+harness' signals in `_meta["bootcamp-harness"]` (step reward, metrics, error type, the tool's reward), for
+harnesses such as `bc-eval --tool-transport mcp`; clients should not show them to the model.
+
+Sessions need the initialize handshake (the 2025 protocol revisions): `server/discover` advertises only those, so
+the SDK's `auto` client falls back to it, and a session-less (2026-07-28) tool call is refused.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+from urllib.parse import parse_qsl
+
+import orjson
+
+from .mcp_session import McpSession, McpSessions, TaskChoiceError, TaskChooser, routed_runtimes
+
+log = logging.getLogger("bc_toolserve.mcp")
+META_KEY = "bootcamp-harness"
+PROMPT_NAME = "task"
+SESSION_HEADER = b"mcp-session-id"
+DEFAULT_IDLE_TTL = 1800.0
+
+try:
+    import mcp_types as types
+    from mcp.server.lowlevel.server import Server
+    from mcp.shared.exceptions import MCPError
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
+except ImportError:  # the `mcp` extra is not installed: /mcp answers 501, `bc-toolserve mcp` says what to install
+    Server = None
+
+MISSING_SDK = "MCP needs the official MCP SDK: pip install 'bootcamp-harness[mcp]'"
+
+
+def build_server(session_of, handshake_only: bool = False) -> Server:
+    """The SDK server: tools/list, tools/call, prompts/list, prompts/get of the session `session_of(ctx)` gives.
+    `handshake_only` (HTTP, where a session exists only after the initialize handshake): `server/discover`
+    advertises the handshake revisions alone, so clients fall back to the handshake. Over stdio the process is the
+    session, and either era works."""
+
+    async def list_tools(ctx, params) -> types.ListToolsResult:
+        session = session_of(ctx)
+        return types.ListToolsResult(tools=[
+            types.Tool(name=s["function"]["name"], description=s["function"].get("description") or None,
+                       input_schema=s["function"].get("parameters") or {"type": "object"})
+            for s in session.schemas])
+
+    async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        session = session_of(ctx)
+        session.busy += 1
+        try:
+            result, tool_reward = await session.call(params.name, params.arguments or {})
+        finally:
+            session.busy -= 1
+        meta = {"reward": result.reward, "metrics": result.metrics,
+                "error": result.error["type"] if result.error else None, "tool_reward": tool_reward}
+        return types.CallToolResult(content=[types.TextContent(text=result.text)], is_error=not result.ok,
+                                    _meta={META_KEY: meta})
+
+    async def list_prompts(ctx, params) -> types.ListPromptsResult:
+        session_of(ctx)
+        return types.ListPromptsResult(prompts=[types.Prompt(
+            name=PROMPT_NAME, description="The task of this session: what the agent must solve with the tools.")])
+
+    async def get_prompt(ctx, params: types.GetPromptRequestParams) -> types.GetPromptResult:
+        session = session_of(ctx)
+        if params.name != PROMPT_NAME:
+            raise MCPError(types.INVALID_PARAMS, f"unknown prompt {params.name!r}; this server offers {PROMPT_NAME!r}")
+        return types.GetPromptResult(description=f"{session.task['data_source']} task",
+                                     messages=[m for message in session.prompt for m in _prompt_messages(message)])
+
+    server = Server("bc-toolserve", version=_version(), on_list_tools=list_tools, on_call_tool=call_tool,
+                    on_list_prompts=list_prompts, on_get_prompt=get_prompt,
+                    instructions="Bootcamp tools of one task per session; the prompt 'task' states the task.")
+
+    async def discover(ctx, params) -> types.DiscoverResult:
+        return types.DiscoverResult(supported_versions=list(HANDSHAKE_PROTOCOL_VERSIONS),
+                                    capabilities=server.get_capabilities())
+
+    if handshake_only:
+        server.add_request_handler("server/discover", types.RequestParams, discover)
+    return server
+
+
+def _prompt_messages(message: dict[str, Any]) -> list[types.PromptMessage]:
+    """MCP prompt messages of one chat message (MCP prompts know only the roles user and assistant)."""
+    role = "assistant" if message.get("role") == "assistant" else "user"
+    content = message.get("content")
+    parts = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+    out = []
+    for part in parts:
+        if part.get("type") == "text":
+            out.append(types.PromptMessage(role=role, content=types.TextContent(text=part.get("text", ""))))
+        elif part.get("type") == "image_url":
+            url = (part.get("image_url") or {}).get("url", "")
+            head, _, data = url.partition(",")
+            if head.startswith("data:") and head.endswith(";base64"):
+                out.append(types.PromptMessage(role=role, content=types.ImageContent(
+                    data=data, mime_type=head[5:-7] or "image/png")))
+    return out
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("bootcamp-harness")
+    except Exception:
+        return ""
+
+
+class McpEndpoint:
+    """The `/mcp` ASGI app of the master: Streamable HTTP sessions (the SDK's session manager), each bound to the
+    task its opening request chose, its tools released when the client deletes it or it idles past the TTL."""
+
+    def __init__(self, sessions: McpSessions, max_body: int = 1 << 20):
+        from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+        self.sessions = sessions
+        self.server = build_server(self._session_of, handshake_only=True)
+        self.manager = StreamableHTTPSessionManager(self.server, session_idle_timeout=sessions.idle_ttl,
+                                                   max_request_body_size=max_body,
+                                                   json_response=True)  # no SSE stream per call: ~3x calls/s
+
+    def _session_of(self, ctx) -> McpSession:
+        request = ctx.request
+        session_id = request.headers.get("mcp-session-id") if request is not None else None
+        session = self.sessions.live.get(session_id) if session_id else None
+        if session is None:
+            raise MCPError(types.INVALID_REQUEST, "no MCP session: connect with the initialize handshake (protocol "
+                                                  "2025-11-25 or earlier); tool state lives in sessions")
+        return session
+
+    @contextlib.asynccontextmanager
+    async def run(self):
+        async with self.manager.run():
+            reaper = asyncio.create_task(self.sessions.reap_forever())
+            try:
+                yield
+            finally:
+                reaper.cancel()
+                await self.sessions.end_all()
+
+    def state(self) -> dict[str, Any]:
+        return self.sessions.state()
+
+    async def __call__(self, scope, receive, send) -> None:
+        session_id = next((v.decode("latin-1") for k, v in scope["headers"] if k == SESSION_HEADER), None)
+        if session_id is None and scope["method"] == "POST":
+            await self._open(scope, receive, send)
+            return
+        session = self.sessions.live.get(session_id) if session_id else None
+        if session is None:
+            await self.manager.handle_request(scope, receive, send)
+            return
+        session.busy += 1
+        status = None
+
+        async def watch(message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.manager.handle_request(scope, receive, watch)
+        finally:
+            session.busy -= 1
+        if scope["method"] == "DELETE" and status is not None and status < 300:
+            await self.sessions.end(session_id)
+
+    async def _open(self, scope, receive, send) -> None:
+        """A request without a session id: choose its task first (refused before any session exists)."""
+        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        try:
+            session = await asyncio.to_thread(self.sessions.start, query)  # a slow generator must not stall the loop
+        except TaskChoiceError as exc:
+            await _refuse(send, exc.status, str(exc))
+            return
+
+        async def register(message) -> None:
+            if message["type"] == "http.response.start" and message["status"] < 400:
+                opened = next((v.decode("latin-1") for k, v in message.get("headers", []) if k == SESSION_HEADER), None)
+                if opened:
+                    self.sessions.add(opened, session)
+                    log.debug("MCP session %s… opened on %s", opened[:8], session.task["data_source"])
+            await send(message)
+
+        await self.manager.handle_request(scope, receive, register)
+
+
+class Unavailable:
+    """`/mcp` without the SDK: 501 naming the extra to install."""
+
+    @contextlib.asynccontextmanager
+    async def run(self):
+        yield
+
+    def state(self) -> dict[str, Any]:
+        return {"available": False}
+
+    async def __call__(self, scope, receive, send) -> None:
+        await _refuse(send, 501, MISSING_SDK)
+
+
+async def _refuse(send, status: int, message: str) -> None:
+    """A JSON-RPC error body without id (what MCP clients read) with a real HTTP status."""
+    body = orjson.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}})
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def mcp_endpoint(master, tasks: dict[str, dict] | None = None, idle_ttl: float = DEFAULT_IDLE_TTL):
+    """The master's `/mcp` app: sessions whose tools run on its workers (Unavailable without the SDK)."""
+    if Server is None:
+        return Unavailable()
+    logging.getLogger("mcp").setLevel(logging.WARNING)  # the SDK logs every session's full id at INFO
+    def unserved(names: list[str]) -> list[str]:
+        return [name for name in names if not master.membership.alive_with(name)]
+
+    return McpEndpoint(McpSessions(TaskChooser(tasks), routed_runtimes(master.dispatch), idle_ttl, unserved),
+                       master.settings.max_body)
+
+
+def serve_stdio(query: dict[str, str], tasks: dict[str, dict] | None = None) -> None:
+    """Serve one task's tools (in process) to the MCP client on stdin/stdout until it closes them."""
+    if Server is None:
+        from bc_common.errors import ConfigError
+
+        raise ConfigError(MISSING_SDK)
+    import anyio
+    from mcp.server.stdio import stdio_server
+
+    sessions = McpSessions(TaskChooser(tasks), lambda env: env.tools)
+    try:
+        session = sessions.start(query)
+    except TaskChoiceError as exc:
+        from bc_common.errors import ConfigError
+
+        raise ConfigError(str(exc)) from None
+    server = build_server(lambda ctx: session)
+
+    async def main() -> None:
+        try:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+        finally:
+            await session.close()
+
+    anyio.run(main)
