@@ -33,7 +33,7 @@ Examples:
   bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
-  bc-gen arithmetic -n 20 | bc-eval --base-url http://127.0.0.1:8080/v1 --debug arithmetic-test-0 -o /dev/null
+  bc-eval t.jsonl --base-url http://127.0.0.1:8080/v1 --debug "$(head -1 t.jsonl | jq -r .id)" -o /dev/null
   bc-eval tasks.jsonl --model builtin:reference --tool-transport mcp --tool-server http://127.0.0.1:8000/mcp
   bc-gen chart_read -n 50 | bc-eval --model qwen2.5-vl --max-image-pixels 1003520 --min-image-edge 28
 
