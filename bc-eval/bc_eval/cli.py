@@ -22,6 +22,7 @@ from bc_common.rollout import Limits
 from . import runner
 from .client import RetryPolicy
 from .preflight import choose_model
+from .profiles import NAMES as PROFILE_NAMES
 from .runner import EvalConfig, evaluate
 from .summary import Summary
 
@@ -32,6 +33,7 @@ Examples:
   bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
+  bc-eval t.jsonl --base-url http://127.0.0.1:8080/v1 --debug "$(head -1 t.jsonl | jq -r .id)" -o /dev/null
   bc-eval tasks.jsonl --model builtin:reference --tool-transport mcp --tool-server http://127.0.0.1:8000/mcp
   bc-gen chart_read -n 50 | bc-eval --model qwen2.5-vl --max-image-pixels 1003520 --min-image-edge 28
 
@@ -142,6 +144,13 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--backoff", default=0.5, show_default=True, help="First retry delay in seconds (doubles).")
 @click.option("--client", type=click.Choice(["aiohttp", "openai"]), default="aiohttp", show_default=True,
               help="HTTP client: our fast aiohttp one, or the openai SDK for providers with quirks.")
+@click.option("--server-profile", type=click.Choice(PROFILE_NAMES), default="auto", show_default=True,
+              help="What the server needs in a request (vllm, sglang, llamacpp, openai; generic: none of it); "
+                   "auto detects it from GET /models and the answers' fields. See docs/bc-eval.md.")
+@click.option("--trace", is_flag=True, help="Print every turn to stderr as it happens (messages, tool calls and "
+                                            "results, interaction replies, the verifier's answer and score).")
+@click.option("--debug", "debug_task", default=None, metavar="TASK_ID",
+              help="Run only the task with this id, traced (--trace): debug one task, then scale.")
 @click.option("--max-image-pixels", type=click.IntRange(0), default=None, metavar="N",
               help="Scale images larger than N pixels (width x height) down, keeping the aspect; 0: no limit "
                    "[env MAX_IMAGE_SIZE; default none].")
@@ -166,7 +175,8 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
          tool_config: str | None, tool_transport: str, tool_server: str | None, interaction_config: str | None,
          reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
-         backoff: float, client: str, max_image_pixels: int | None, min_image_edge: int | None,
+         backoff: float, client: str, server_profile: str, trace: bool, debug_task: str | None,
+         max_image_pixels: int | None, min_image_edge: int | None,
          no_store_images: bool, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
          verbose: bool, tokenizer_path: str | None, evaluator_class: str | None) -> None:
     """Run a model through each task's tools and environment replies; write one trajectory per (task, sample).
@@ -204,8 +214,9 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             interaction_config=interaction_config, reward_calculator=reward_calculator,
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
-            progress=sys.stderr.isatty() and not quiet, image_limits=_image_limits(max_image_pixels, min_image_edge),
-            store_images=not no_store_images)
+            progress=sys.stderr.isatty() and not quiet and not (trace or debug_task),
+            image_limits=_image_limits(max_image_pixels, min_image_edge), store_images=not no_store_images,
+            server_profile=server_profile, trace=trace, debug=debug_task)
         if output_dir and not output:  # the seed's layout: DIR/<model>/...; the model must be known first
             config.model = config.model or asyncio.run(choose_model(config))
             config.output = str(Path(output_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", config.model)

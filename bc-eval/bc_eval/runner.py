@@ -29,10 +29,12 @@ from bc_common.rollout import Limits, run_trajectory
 
 from .client import MAX_RESPONSE_BYTES, ChatClient, ModelError, RetryPolicy
 from .preflight import TaskChecks, choose_model
+from .profiles import NAMES as PROFILE_NAMES
 from .prompts import sent_prompt
 from .resume import prepare_resume
 from .settings import check_resume, run_settings, stored_settings, write_settings
 from .summary import Summary
+from .trace import TracePrinter
 
 
 @dataclass
@@ -63,6 +65,9 @@ class EvalConfig:
     progress: bool = False
     force: bool = False  # resume under other settings than the run that wrote the output
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    server_profile: str = "auto"  # or a name of bc_eval.profiles.PROFILES
+    trace: bool = False  # every turn on stderr as it happens (bc_eval.trace)
+    debug: str | None = None  # run only this task id, traced
     tool_transport: str = "local"  # or "mcp": the tools run in MCP sessions on the bc-toolserve at tool_server
     tool_server: str | None = None
     image_limits: ImageLimits = field(default_factory=ImageLimits)  # pixel budget and minimum edge of sent images
@@ -79,6 +84,10 @@ class EvalConfig:
             raise ConfigError("--client must be 'aiohttp' or 'openai'")
         if self.max_response_bytes < 1024:
             raise ConfigError("the response size limit must be at least 1 KiB")
+        if self.server_profile not in PROFILE_NAMES:
+            raise ConfigError(f"--server-profile must be one of {', '.join(PROFILE_NAMES)}")
+        if self.debug:
+            self.trace = True
         if self.tool_transport not in ("local", "mcp"):
             raise ConfigError("--tool-transport must be 'local' or 'mcp'")
         if (self.tool_transport == "mcp") != bool(self.tool_server):
@@ -103,7 +112,8 @@ def make_model(config: EvalConfig, name: str | None = None) -> Any:
             _warn(f"{name} runs locally; the server at --base-url is not used")
         return model
     kwargs = dict(api_key=config.api_key, headers=config.headers, params=config.params, timeout=config.timeout,
-                  concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes)
+                  concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes,
+                  server_profile=config.server_profile)
     if config.client == "openai":
         from .openai_client import OpenAIClient
 
@@ -186,8 +196,14 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, summary: Summary,
                     done: set[tuple[str, int]]) -> None:
     model = make_model(config, model_name)
+    tracer = TracePrinter(sys.stderr) if config.trace else None
+    if hasattr(model, "detect_profile"):
+        profile = await model.detect_profile()
+        if tracer:
+            tracer.note(f"server profile {profile} ({model.profiler.detected_by or 'not detected'})")
     checks = TaskChecks(config, make_environments(config), model_name, _warn)
     stats = ReadStats()
+    debug_found = False
     progress = Progress(enabled=config.progress)
     jobs: asyncio.Queue = asyncio.Queue(maxsize=config.concurrency * 2)
     pending: dict[int, dict[str, Any]] = {}
@@ -209,14 +225,21 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
             if job is None:
                 return
             seq, record, sample, env, prompt = job
+            trace = tracer.for_trajectory(task_id(record.data), sample) if tracer else None
             row = await run_trajectory(record.data, sample, model, env, model_name=model_name,
-                                       limits=config.limits, verify_kwargs=config.verify_kwargs, prompt=prompt)
+                                       limits=config.limits, verify_kwargs=config.verify_kwargs, prompt=prompt,
+                                       trace=trace)
             emit(seq, row if config.store_images else without_images(row))
 
     async def produce() -> None:
+        nonlocal debug_found
         seq = 0
         async with contextlib.aclosing(_records(config, stats)) as records:  # stops the reader thread on any exit
             async for record in records:
+                if config.debug is not None:
+                    if task_id(record.data) != config.debug:
+                        continue
+                    debug_found = True
                 env = await checks.environment(record)
                 if not _identity_ok(checks, record, env, config, stats):
                     continue
@@ -233,6 +256,8 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
         for _ in range(config.concurrency):
             await jobs.put(None)
         _report_skipped(stats)
+        if config.debug is not None and not debug_found:
+            raise ConfigError(f"--debug {config.debug}: no task with that id in the input")
 
     tasks = [asyncio.create_task(produce())] + [asyncio.create_task(worker()) for _ in range(config.concurrency)]
     try:
@@ -382,6 +407,9 @@ async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
     try:
         started = time.perf_counter()
         out(f"model: {await model.check()} ({time.perf_counter() - started:.2f} s)")
+        if hasattr(model, "detect_profile"):
+            profile = await model.detect_profile()
+            out(f"model: server profile {profile} ({model.profiler.detected_by or 'nothing detected'})")
     except ModelError as exc:
         out(f"model: endpoint check failed: {exc}")
         return 1

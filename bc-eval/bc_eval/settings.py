@@ -37,7 +37,7 @@ def run_settings(config: Any, model: str) -> dict[str, Any]:
             "params": config.params, "tool_config": _path(config.tool_config),
             "interaction_config": _path(config.interaction_config), "reward_calculator": config.reward_calculator,
             "registry_file": _path(config.registry_file), "base_url": redact_url(config.base_url) or None,
-            "images": _images(config)}
+            "server_profile": getattr(config, "server_profile", "auto"), "images": _images(config)}
 
 
 def _images(config: Any) -> dict[str, Any] | None:
