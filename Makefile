@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup setup-verl setup-report demo test test-fast bench lint clean
+.PHONY: setup setup-verl setup-report demo test test-fast test-real-server bench lint clean
 
 setup: $(VENV)/.installed
 
@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml setup.py
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance), and the mcp extra
 # (bc-toolserve's MCP endpoint and its tests).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,report,reasoning-gym,mcp]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,reasoning-gym,mcp]'
 
 # bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
 setup-report: $(VENV)/.installed-report
@@ -35,6 +35,12 @@ test: setup
 
 test-fast: setup
 	$(BIN)/pytest -m "not slow"
+
+# bc-eval against llama.cpp's llama-server + Gemma-3-270M on loopback. Builds both once into BC_CACHE_DIR
+# (default ~/.cache/bootcamp-harness, outside the clone; ~8 min on 2 cores), then reuses them; skipped where the
+# build is impossible (no compiler, no registry)
+test-real-server: setup
+	VENV=$(VENV) bash scripts/real_server_test.sh
 
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done

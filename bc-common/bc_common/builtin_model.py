@@ -55,7 +55,7 @@ class BuiltinModel:
             message["content"] = ""
         if not message.get("tool_calls"):
             message.pop("tool_calls", None)
-        prompt = sum(len(str(m.get("content") or "")) for m in request.messages) // 4 + 1
+        prompt = sum(_chars(m.get("content")) for m in request.messages) // 4 + 1
         completion = (len(message["content"]) + sum(len(c["function"]["arguments"])
                                                     for c in message.get("tool_calls", []))) // 4 + 1
         return ModelReply(message, "tool_calls" if message.get("tool_calls") else "stop",
@@ -69,6 +69,15 @@ class BuiltinModel:
     async def aclose(self) -> None:
         pass
 
+
+
+def _chars(content: Any) -> int:
+    """Characters of a message's content for the token estimate; an image counts as 1,024 (about 256 tokens),
+    not as the length of its data URL."""
+    if isinstance(content, list):
+        return sum(len(str(p.get("text") or "")) if p.get("type") == "text" else 1024
+                   for p in content if isinstance(p, dict))
+    return len(str(content or ""))
 
 
 async def reference_trajectory(task: dict[str, Any], env: Any, *, wrong: bool = False, limits: Any = None,

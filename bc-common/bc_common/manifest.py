@@ -31,6 +31,7 @@ class Group:
     name: str
     params: dict[str, Any] = field(default_factory=dict)
     ratio: float = 1.0
+    tools: tuple[str, ...] | None = None  # the bootcamp's tools this group's rows offer (None: all of them)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name or "/" in self.name:
@@ -105,7 +106,7 @@ class Bootcamp:
         """The difficulty groups, each with `default_config` under its own parameters; one `default` group when
         the manifest declares none."""
         groups = self.groups or [DEFAULT_GROUP]
-        return [Group(g.name, {**self.default_config, **g.params}, g.ratio) for g in groups]
+        return [Group(g.name, {**self.default_config, **g.params}, g.ratio, g.tools) for g in groups]
 
     def tool_specs(self) -> list[ToolSpec]:
         """The tools as specs (class, config, schema), from the classes or from the seed-format YAML."""

@@ -7,16 +7,24 @@ Tool instances and the interaction are always released; the verifier grades the 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+import orjson
+
+from .bootcamp import assistant_texts, final_assistant_text
 from .environment import Environment, identity_of
 from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
 
 DEFAULT_ASSISTANT_TURNS, DEFAULT_USER_TURNS = 5, 20
 DEFAULT_TOOL_CALLS_PER_TURN, DEFAULT_TOOL_CALLS = 16, 64
+
+# A live view of a trajectory: called as trace(event, fields) with event one of request (the messages new since
+# the last model call), reply, tool, interaction, verdict (see bc_eval.trace, which prints them).
+Trace = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass
@@ -69,6 +77,12 @@ class _State:
     tool_s: float = 0.0
     interaction_s: float = 0.0
     call_ids: set[str] = field(default_factory=set)
+    trace: Trace | None = None
+    sent: int = 0  # messages already shown to the trace
+
+    def emit(self, event: str, **fields: Any) -> None:
+        if self.trace is not None:
+            self.trace(event, fields)
 
 
 def prompt_messages(task: dict[str, Any]) -> list[dict[str, Any]]:
@@ -107,14 +121,17 @@ def _present(value: Any) -> dict[str, Any]:
 
 async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: Environment, *,
                          model_name: str, limits: Limits | None = None,
-                         verify_kwargs: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA)."""
+                         verify_kwargs: dict[str, Any] | None = None,
+                         prompt: list[dict[str, Any]] | None = None, trace: Trace | None = None) -> dict[str, Any]:
+    """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA). `prompt`: the messages
+    to send instead of the task's own (bc-eval's, with images resolved and sized); `input` stays the task.
+    `trace` sees every turn as it happens."""
     limits = (limits or Limits()).resolve(env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     tid = task_id_of(task)
     identity = identity_of(task)
-    state = _State(prompt_messages(task))
+    state = _State([dict(m) for m in prompt] if prompt is not None else prompt_messages(task), trace=trace)
     names, create_kwargs = offered_tools(task, env)
     session = env.tools.session(create_kwargs, names, task=task) if env.tools is not None and names else None
     schemas = session.schemas if session else []
@@ -132,15 +149,17 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                 raise _Stop("max_turns")
             reply = await _model_turn(state, model, ModelRequest(state.messages, schemas, task, tid, sample,
                                                                    state.assistant, env.policy))
-            if reply.finish_reason == "length":
-                raise _Stop("length")
+            cut = reply.finish_reason == "length"
             calls = reply.message.get("tool_calls")
-            if calls:
+            if calls:  # a message cut off inside a call keeps its turn: every call gets its tool message
                 _check_tool_budget(state, len(calls), limits)
                 if session is None:
                     session = env.tools.session({}, []) if env.tools is not None else None
                 for call in calls:
-                    await _tool_turn(state, session, call)
+                    await _tool_turn(state, session, call, cut=cut)
+            if cut:
+                raise _Stop("length")
+            if calls:
                 if state.user >= limits.max_user_turns:
                     raise _Stop("max_turns")
                 continue
@@ -168,6 +187,9 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
                 pass
 
     score = _verify(env, state.messages, identity, verify_kwargs or {})
+    if trace is not None:
+        trace("verdict", {"status": status, "error": error, "score": score,
+                          "extracted": _extracted(env, state.messages)})
     reward: dict[str, Any] = {"score": score, "step_rewards": state.step_rewards, "tool_rewards": tool_rewards,
                               "turn_scores": state.turn_scores}
     if interaction_score is not None:
@@ -209,6 +231,8 @@ def _check_tool_budget(state: _State, calls: int, limits: Limits) -> None:
 
 async def _model_turn(state: _State, model: Model, request: ModelRequest) -> ModelReply:
     index = state.assistant
+    state.emit("request", turn=index, total=len(state.messages), messages=state.messages[state.sent:])
+    state.sent = len(state.messages)
     started = time.perf_counter()
     try:
         reply = await model.complete(request)
@@ -217,6 +241,7 @@ async def _model_turn(state: _State, model: Model, request: ModelRequest) -> Mod
         state.model_s += latency
         state.turns.append({"type": "model", "index": index, "latency_s": round(latency, 6),
                             "attempts": exc.attempts, "error": exc.as_dict()})
+        state.emit("reply", turn=index, latency_s=latency, error=exc.as_dict())
         raise _Stop("error", exc.as_dict()) from None
     state.model_s += reply.latency_s
     message = reply.message
@@ -225,22 +250,29 @@ async def _model_turn(state: _State, model: Model, request: ModelRequest) -> Mod
             call["id"] = f"call_{index}_{j}"
         state.call_ids.add(call["id"])
     state.messages.append(message)
+    state.sent = len(state.messages)
     state.assistant += 1
     turn: dict[str, Any] = {"type": "model", "index": index, "latency_s": round(reply.latency_s, 6),
                             "usage": reply.usage or {}, "finish_reason": reply.finish_reason, "error": None}
     if reply.attempts > 1:
         turn["attempts"] = reply.attempts
     state.turns.append(turn)
+    state.emit("reply", turn=index, message=message, finish_reason=reply.finish_reason, usage=reply.usage,
+               latency_s=reply.latency_s, attempts=reply.attempts, error=None)
     for key, value in (reply.usage or {}).items():
         if key in state.usage:
             state.usage[key] += value
     return reply
 
 
-async def _tool_turn(state: _State, session: Any, call: dict[str, Any]) -> None:
+async def _tool_turn(state: _State, session: Any, call: dict[str, Any], cut: bool = False) -> None:
     fn = call["function"]
     started = time.perf_counter()
-    if session is None:
+    if cut and not _complete_json(fn["arguments"]):  # the model ran out of tokens inside this call
+        text = ('Error: the tool call was cut off at the token limit (finish_reason "length"): its arguments '
+                "are incomplete JSON, so it did not run.")
+        reward, metrics, error = 0.0, {}, {"type": "invalid_arguments", "message": text}
+    elif session is None:
         text = f"Error: unknown tool {fn['name']!r}. Available tools: none."
         reward, metrics, error = 0.0, {}, {"type": "unknown_tool", "message": text}
     else:
@@ -252,8 +284,21 @@ async def _tool_turn(state: _State, session: Any, call: dict[str, Any]) -> None:
     state.user += 1
     state.step_rewards.append(reward)
     state.messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
+    state.sent = len(state.messages)  # the trace shows tool results here, not again in the next request
     state.turns.append({"type": "tool", "index": state.assistant - 1, "name": fn["name"], "call_id": call["id"],
                         "latency_s": round(latency, 6), "reward": reward, "metrics": metrics, "error": error})
+    state.emit("tool", name=fn["name"], call_id=call["id"], arguments=fn["arguments"], text=text,
+               latency_s=latency, reward=reward, error=error)
+
+
+def _complete_json(arguments: Any) -> bool:
+    if not isinstance(arguments, str):
+        return True
+    try:
+        orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 async def _interaction_turn(state: _State, interaction: Any, instance: str) -> bool:
@@ -269,11 +314,23 @@ async def _interaction_turn(state: _State, interaction: Any, instance: str) -> b
     if extra:
         turn["extra"] = extra
     state.turns.append(turn)
+    state.emit("interaction", name=interaction.name, text=text, score=float(score), terminate=bool(terminate),
+               latency_s=latency)
     if terminate:
         return True
     state.messages.append({"role": "user", "content": text})
+    state.sent = len(state.messages)
     state.user += 1
     return False
+
+
+def _extracted(env: Environment, messages: list[dict[str, Any]]) -> Any:
+    """What the verifier extracts from the graded text (for the trace); None when it extracts nothing."""
+    try:
+        graded = assistant_texts(messages) if env.reward.grades == "all" else final_assistant_text(messages)
+        return env.reward.extract_output(graded)
+    except Exception:
+        return None
 
 
 def _verify(env: Environment, messages: list[dict[str, Any]], identity: Any, kwargs: dict[str, Any]) -> float:

@@ -121,7 +121,7 @@ class TaskFactory:
 
     def _build(self, index: Any, identity: Any, seed: Any, prompt: Any) -> dict[str, Any]:
         s = self.spec
-        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else list(prompt)
+        messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else self._messages(prompt)
         # the id is the attempt-0 seed: a hash of (bootcamp, config, split, base seed, index)
         row_id = seed if isinstance(seed, orjson.Fragment) else f"{s.bootcamp}-{seed:016x}"
         tools_kwargs = {name: {"create_kwargs": {"identity": identity}} for name in self.tool_names}
@@ -145,6 +145,16 @@ class TaskFactory:
                 **s.extra,
             },
         }
+
+    def _messages(self, prompt: Any) -> list[dict[str, Any]]:
+        """Chat messages from a non-string prompt: messages, content parts, or the seed's dict with images."""
+        from .errors import ConfigError
+        from .images import prompt_messages
+
+        try:
+            return prompt_messages(prompt)
+        except ValueError as exc:
+            raise ConfigError(f"{self.spec.source or self.spec.bootcamp}: {exc}") from None
 
     def _make_template(self) -> bytes | None:
         """`_build`'s bytes for a string prompt as a `bytes %` template: (seed, prompt JSON, identity, index,
@@ -239,17 +249,22 @@ class TaskSet:
                 raise ConfigError(f"bootcamp {bc.name!r} has no group {unknown[0]!r}; its groups: "
                                   + ", ".join(k.name for k in known))
             # a group kept out of the default mix (ratio 0, e.g. rg/*'s curriculum levels) counts as 1 when named
-            known = [k if k.ratio > 0 else Group(k.name, k.params, 1.0) for k in known if k.name in groups]
+            known = [k if k.ratio > 0 else Group(k.name, k.params, 1.0, k.tools) for k in known if k.name in groups]
         else:
             known = [k for k in known if k.ratio > 0] or known
         if sum(g.ratio for g in known) <= 0:
             raise ConfigError(f"bootcamp {bc.name!r}: the selected groups' ratios sum to zero")
         tool_specs = bc.tool_specs() if tools else []
+        for g in known:  # a group's tool selection names the bootcamp's own tools
+            unknown = sorted(set(g.tools or ()) - {t.name for t in bc.tool_specs()})
+            if unknown:
+                raise ConfigError(f"bootcamp {bc.name!r}, group {g.name!r}: no tool {unknown[0]!r}")
         interaction_spec = bc.interaction_spec() if interaction else None
         self.groups = known
         self.specs = [RowSpec(bootcamp=bc.name, generator_class=dotted_name(bc.generator),
                               params={**g.params, **(params or {})}, split=split, base_seed=seed,
-                              generator_name=g.name, tools=tool_specs, interaction=interaction_spec,
+                              generator_name=g.name, interaction=interaction_spec,
+                              tools=[t for t in tool_specs if g.tools is None or t.name in g.tools],
                               source=f"bootcamp {bc.name}, group {g.name}") for g in known]
         self.params = dict(params or {})
         self.plan = GroupPlan([g.ratio for g in known])

@@ -90,12 +90,88 @@ def row_tools(row: dict[str, Any]) -> list[str]:
     return [str(name) for name in kwargs] if isinstance(kwargs, dict) else []
 
 
+def verl_prompt(messages: list[dict[str, Any]], base: Any = None,
+                where: str = "prompt") -> tuple[list[dict[str, str]], list[bytes]]:
+    """verl's multimodal shape: messages with string content where each image stands as `<image>`, and the
+    images' bytes in the same order (verl splits the text on `<image>` and pairs the pieces with `images`).
+    File references are read relative to `base`; a remote URL or a stored hash is an InputError."""
+    from .errors import InputError
+    from .images import HASH_PREFIX, PLACEHOLDER, image_bytes, is_image_part, part_url
+
+    out, images = [], []
+    for i, msg in enumerate(messages):
+        content = msg.get("content")
+        if isinstance(content, list):
+            text = []
+            for j, part in enumerate(content):
+                if is_image_part(part):
+                    try:
+                        url = part_url(part) if part.get("type") == "image_url" else None
+                        if url and url.startswith(("http://", "https://")):
+                            raise ValueError("a remote image URL; verl needs the bytes (inline it first)")
+                        if url and url.startswith(HASH_PREFIX):
+                            raise ValueError("only the image's hash was stored (bc-eval --no-store-images)")
+                        images.append(image_bytes(url if url is not None else part.get("image"), base)[0])
+                    except ValueError as exc:
+                        raise InputError(f"{where}[{i}].content[{j}]: {exc}", field=f"{where}[{i}]") from None
+                    text.append(PLACEHOLDER)
+                elif isinstance(part, dict):
+                    text.append(str(part.get("text") or ""))
+            content = "".join(text)
+        elif isinstance(content, str) and PLACEHOLDER in content:
+            raise InputError(f"{where}[{i}]: the text holds a literal {PLACEHOLDER}, which verl would read as an "
+                             "image", field=f"{where}[{i}]")
+        out.append({**msg, "content": "" if content is None else content})
+    return out, images
+
+
+IMAGES = "images"  # verl's data.image_key: [{"bytes": ...}] in the order of the prompt's <image> placeholders
+_IMAGE_REF = "bc-image:"  # in the stored original: "image k of the images column"
+
+
+def has_image_parts(prompt: Any) -> bool:
+    from .images import count_images
+
+    return isinstance(prompt, list) and count_images(prompt) > 0
+
+
+def _image_prompt(prompt: list[dict[str, Any]], base: Any) -> tuple[list[dict[str, str]], list[dict[str, bytes]],
+                                                                     list[dict[str, Any]]]:
+    """(native prompt with <image> placeholders, the images column, the original prompt with each image replaced
+    by a reference into that column)."""
+    from .images import is_image_part
+
+    native, images = verl_prompt(prompt, base)
+    refs, k = [], 0
+    for msg in prompt:
+        content = msg.get("content")
+        if isinstance(content, list):
+            parts = []
+            for part in content:
+                if is_image_part(part):  # other keys of the part (e.g. `detail`) are kept
+                    box = part.get("image_url") if isinstance(part.get("image_url"), dict) else {}
+                    part = {**{key: v for key, v in part.items() if key != "image"}, "type": "image_url",
+                            "image_url": {**box, "url": f"{_IMAGE_REF}{k}"}}
+                    k += 1
+                parts.append(part)
+            msg = {**msg, "content": parts}
+        refs.append(msg)
+    return [{"role": str(m.get("role", "")), "content": m["content"]} for m in native], \
+        [{"bytes": b} for b in images], refs
+
+
 def verl_row(row: dict[str, Any], tool_names: list[str], index: int = 0,
-             selection: list[str] | None = None) -> dict[str, Any]:
+             selection: list[str] | None = None, base: Any = None) -> dict[str, Any]:
     """The verl RL row of a task row. `tool_names`: every tool of the file or run (the same keys in every row);
     `selection` (default: the row's own tools_kwargs keys) the ones this row may use, kept as
-    `extra_info.tool_selection`."""
-    prompt, exact = _native_prompt(row.get("prompt"))
+    `extra_info.tool_selection`. A prompt with images becomes verl's multimodal row: text with `<image>`
+    placeholders and an `images` column of PNG bytes (file references are read relative to `base`)."""
+    images = None
+    if has_image_parts(row.get("prompt")):
+        prompt, images, refs = _image_prompt(row["prompt"], base)
+        exact = False
+    else:
+        prompt, exact = _native_prompt(row.get("prompt"))
     extra = row.get("extra_info") if isinstance(row.get("extra_info"), dict) else {}
     tools_kwargs = extra.get("tools_kwargs") if isinstance(extra.get("tools_kwargs"), dict) else {}
     own = [str(name) for name in (tools_kwargs if selection is None else selection)]
@@ -104,10 +180,12 @@ def verl_row(row: dict[str, Any], tool_names: list[str], index: int = 0,
     original = dict(row)
     if exact:
         original["prompt"] = _NATIVE_PROMPT  # the native column holds it exactly
+    elif images is not None:
+        original["prompt"] = refs  # the images column holds the bytes
     data_source = str(row.get("data_source") or "")
     create = {name: (tools_kwargs.get(name) or {}).get("create_kwargs") if isinstance(tools_kwargs.get(name), dict)
               else None for name in tool_names}
-    return {
+    out = {
         "id": row["id"] if isinstance(row.get("id"), str) else task_id(row),
         "data_source": data_source,
         "agent_name": str(row.get("agent_name") or AGENT_NAME),
@@ -129,13 +207,24 @@ def verl_row(row: dict[str, Any], tool_names: list[str], index: int = 0,
             JSON_KEY: _exact(original),
         },
     }
+    if images is not None:
+        out[IMAGES] = images
+    return out
 
 
 def verl_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """`verl_row` for every row, with the tool names of all rows (in order of first appearance)."""
     rows = list(rows)
     names = list(dict.fromkeys(name for row in rows for name in row_tools(row)))
-    return [verl_row(row, names, i) for i, row in enumerate(rows)]
+    return with_images_column([verl_row(row, names, i) for i, row in enumerate(rows)])
+
+
+def with_images_column(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every row with an `images` column (empty for text rows) when any row has one: parquet needs one shape."""
+    if any(IMAGES in r for r in rows):
+        for r in rows:
+            r.setdefault(IMAGES, [])
+    return rows
 
 
 def is_verl_row(row: Any) -> bool:
@@ -151,4 +240,14 @@ def task_row(row: dict[str, Any]) -> dict[str, Any]:
     original = loads(row["extra_info"][JSON_KEY])
     if original.get("prompt") == _NATIVE_PROMPT:
         original["prompt"] = [{"role": m["role"], "content": m["content"]} for m in row.get("prompt") or []]
+    elif row.get(IMAGES):
+        from .images import data_url, sniff_mime
+
+        images = [item["bytes"] if isinstance(item, dict) else item for item in row[IMAGES]]
+        for msg in original.get("prompt") or []:
+            for part in msg.get("content") if isinstance(msg.get("content"), list) else []:
+                url = (part.get("image_url") or {}).get("url") if isinstance(part, dict) else None
+                if isinstance(url, str) and url.startswith(_IMAGE_REF):
+                    data = images[int(url[len(_IMAGE_REF):])]
+                    part["image_url"]["url"] = data_url(data, sniff_mime(data) or "image/png")
     return original

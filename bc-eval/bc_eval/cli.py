@@ -15,12 +15,14 @@ import orjson
 from bc_common.cli import BcCommand
 from bc_common.config import parse_assignments
 from bc_common.errors import BcError, ConfigError
+from bc_common.images import ImageLimits
 from bc_common.paths import refuse_output_among_inputs
 from bc_common.rollout import Limits
 
 from . import runner
 from .client import RetryPolicy
 from .preflight import choose_model
+from .profiles import NAMES as PROFILE_NAMES
 from .runner import EvalConfig, evaluate
 from .summary import Summary
 
@@ -31,7 +33,9 @@ Examples:
   bc-eval tasks.jsonl -o runs.jsonl --base-url http://127.0.0.1:8000/v1 --resume   # the server's only model
   OPENAI_API_KEY=... bc-eval tasks.parquet --model gpt-4o-mini --param temperature=0.7 --summary s.json
   bc-eval tasks.jsonl --model qwen3-8b --base-url http://127.0.0.1:8000/v1 --dry-run
+  bc-eval t.jsonl --base-url http://127.0.0.1:8080/v1 --debug "$(head -1 t.jsonl | jq -r .id)" -o /dev/null
   bc-eval tasks.jsonl --model builtin:reference --tool-transport mcp --tool-server http://127.0.0.1:8000/mcp
+  bc-gen chart_read -n 50 | bc-eval --model qwen2.5-vl --max-image-pixels 1003520 --min-image-edge 28
 
 \b
 A model is named (--model NAME, or --model builtin:reference / builtin:noisy for the bootcamps' reference
@@ -140,6 +144,20 @@ def _headers(pairs: tuple[str, ...], legacy: str | None) -> dict[str, str]:
 @click.option("--backoff", default=0.5, show_default=True, help="First retry delay in seconds (doubles).")
 @click.option("--client", type=click.Choice(["aiohttp", "openai"]), default="aiohttp", show_default=True,
               help="HTTP client: our fast aiohttp one, or the openai SDK for providers with quirks.")
+@click.option("--server-profile", type=click.Choice(PROFILE_NAMES), default="auto", show_default=True,
+              help="What the server needs in a request (vllm, sglang, llamacpp, openai; generic: none of it); "
+                   "auto detects it from GET /models and the answers' fields. See docs/bc-eval.md.")
+@click.option("--trace", is_flag=True, help="Print every turn to stderr as it happens (messages, tool calls and "
+                                            "results, interaction replies, the verifier's answer and score).")
+@click.option("--debug", "debug_task", default=None, metavar="TASK_ID",
+              help="Run only the task with this id, traced (--trace): debug one task, then scale.")
+@click.option("--max-image-pixels", type=click.IntRange(0), default=None, metavar="N",
+              help="Scale images larger than N pixels (width x height) down, keeping the aspect; 0: no limit "
+                   "[env MAX_IMAGE_SIZE; default none].")
+@click.option("--min-image-edge", type=click.IntRange(0), default=None, metavar="N",
+              help="Scale images whose shorter edge is below N pixels up; 0: no limit [env MIN_IMAGE_EDGE].")
+@click.option("--no-store-images", is_flag=True,
+              help="Trajectories keep each image's sha256 (sha256:<hex>) instead of its bytes.")
 @click.option("--ordered", is_flag=True, help="Emit trajectories in input order.")
 @click.option("--skip-invalid", is_flag=True, help="Skip (and count) invalid task rows instead of stopping.")
 @click.option("--dry-run", is_flag=True, help="Check tasks, bootcamps, tools and the endpoint; run nothing.")
@@ -157,7 +175,9 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
          tool_config: str | None, tool_transport: str, tool_server: str | None, interaction_config: str | None,
          reward_calculator: str | None,
          verify_correction_kwargs: str | None, bootcamp_registry: str | None, timeout: float, retries: int,
-         backoff: float, client: str, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
+         backoff: float, client: str, server_profile: str, trace: bool, debug_task: str | None,
+         max_image_pixels: int | None, min_image_edge: int | None,
+         no_store_images: bool, ordered: bool, skip_invalid: bool, dry_run: bool, quiet: bool,
          verbose: bool, tokenizer_path: str | None, evaluator_class: str | None) -> None:
     """Run a model through each task's tools and environment replies; write one trajectory per (task, sample).
 
@@ -194,7 +214,9 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
             interaction_config=interaction_config, reward_calculator=reward_calculator,
             registry_file=bootcamp_registry, timeout=timeout,
             retry=RetryPolicy(max_retries=retries, base_delay=backoff), skip_invalid=skip_invalid,
-            progress=sys.stderr.isatty() and not quiet)
+            progress=sys.stderr.isatty() and not quiet and not (trace or debug_task),
+            image_limits=_image_limits(max_image_pixels, min_image_edge), store_images=not no_store_images,
+            server_profile=server_profile, trace=trace, debug=debug_task)
         if output_dir and not output:  # the seed's layout: DIR/<model>/...; the model must be known first
             config.model = config.model or asyncio.run(choose_model(config))
             config.output = str(Path(output_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", config.model)
@@ -207,7 +229,7 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
                 _check_writable(path)
         if dry_run:
             sys.exit(asyncio.run(runner.dry_run(config, lambda line: click.echo(f"bc-eval: {line}", err=True))))
-        summary = Summary(k=samples)
+        summary = Summary(k=samples, store_images=not no_store_images)
         try:
             evaluate(config, summary=summary)
         finally:
@@ -230,6 +252,13 @@ def main(tasks: tuple[str, ...], dataset_paths: tuple[str, ...], output: str | N
     except OSError as exc:  # an output that cannot be written (missing folder, no permission, disk full)
         click.echo(f"bc-eval: error: {exc.filename or 'output'}: {exc.strerror or exc}", err=True)
         sys.exit(2)
+
+
+def _image_limits(max_pixels: int | None, min_edge: int | None) -> ImageLimits:
+    try:
+        return ImageLimits.resolve(max_pixels, min_edge)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _limits(assistant: int | None, user: int | None, per_turn: int | None, per_trajectory: int | None) -> Limits:

@@ -19,6 +19,8 @@ import orjson
 from bc_common.model import ModelError, ModelReply, ModelRequest
 from bc_common.redaction import clip, redact_text, redact_url, secret_values
 
+from .profiles import ServerProfile, detect_from_answer, detect_from_models, profile_for
+
 T = TypeVar("T")
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -129,18 +131,26 @@ class RetryPolicy:
         raise AssertionError("unreachable")
 
 
+def request_params(params: dict[str, Any], has_tools: bool, profile: ServerProfile | None = None) -> dict[str, Any]:
+    """The request fields besides model, messages and tools: `params` (with `extra_body` merged at the top level,
+    as the SDK does) over the server profile's defaults; `tool_choice: "auto"` whenever tools are offered."""
+    flat: dict[str, Any] = {}
+    for key, value in params.items():
+        if key == "extra_body" and isinstance(value, dict):
+            flat.update(value)
+        else:
+            flat[key] = value
+    return (profile or profile_for(None)).apply(flat, has_tools)
+
+
 def request_body(model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                 params: dict[str, Any]) -> dict[str, Any]:
-    """The chat-completions body. `extra_body` in params is merged at the top level, as the SDK does."""
+                 params: dict[str, Any], profile: ServerProfile | None = None) -> dict[str, Any]:
+    """The chat-completions body (see request_params)."""
     body: dict[str, Any] = {"model": model,
                             "messages": [{k: m[k] for k in _SENT_KEYS if k in m} for m in messages]}
     if tools:
         body["tools"] = tools
-    for key, value in params.items():
-        if key == "extra_body" and isinstance(value, dict):
-            body.update(value)
-        else:
-            body[key] = value
+    body.update(request_params(params, bool(tools), profile))
     return body
 
 
@@ -158,6 +168,8 @@ def parse_completion(data: Any) -> tuple[dict[str, Any], str | None, dict[str, i
         content = "".join(str(p.get("text") or "") for p in content if isinstance(p, dict))
     message: dict[str, Any] = {"role": "assistant", "content": content if isinstance(content, str) else ""}
     raw_calls = raw.get("tool_calls") or []
+    if not raw_calls and isinstance(raw.get("function_call"), dict):  # the legacy single-call field
+        raw_calls = [{"id": "", "function": raw["function_call"]}]
     if not isinstance(raw_calls, list) or not all(isinstance(c, dict) and isinstance(c.get("function"), dict)
                                                   for c in raw_calls):
         raise ModelError("invalid_response", "choices[0].message.tool_calls is not a list of function calls")
@@ -200,6 +212,38 @@ def parse_usage(usage: Any) -> dict[str, int] | None:
     return out
 
 
+class Profiler:
+    """The server profile of one client: named by the user, or (`auto`) detected from GET /models and, when that
+    says nothing, from the first answer's own fields (later requests then carry that profile's defaults)."""
+
+    def __init__(self, name: str = "auto"):
+        self.auto = name == "auto"
+        self.profile = profile_for(None if self.auto else name)
+        self.pending = self.auto  # GET /models not asked yet
+        self.detected_by = "" if self.auto else "--server-profile"
+
+    def from_models(self, listing: Any) -> None:
+        self.pending = False
+        kind = detect_from_models(listing) if self.auto else None
+        if kind:
+            self.profile, self.detected_by, self.auto = profile_for(kind), "GET /models", False
+
+    def from_answer(self, answer: Any) -> None:
+        if self.auto and not self.pending:
+            kind = detect_from_answer(answer)
+            if kind:
+                self.profile, self.detected_by = profile_for(kind), "response fields"
+            self.auto = False
+
+    def hint(self, exc: ModelError) -> ModelError:
+        """A 400 about tools names the flags this server needs to serve them."""
+        text = exc.message.lower()
+        if exc.status == 400 and self.profile.tool_flags and ("tool" in text or "function" in text):
+            exc.message += f" ({self.profile.name} serves tool calls when started with {self.profile.tool_flags})"
+            exc.args = (f"{exc.type}: {exc.message}",)
+        return exc
+
+
 def model_ids(listing: Any) -> list[str]:
     """The ids of a `GET /models` answer (`{"data": [{"id": ...}, ...]}`), in the server's order."""
     data = listing.get("data") if isinstance(listing, dict) else None
@@ -223,7 +267,7 @@ class ChatClient:
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  headers: dict[str, str] | None = None, params: dict[str, Any] | None = None,
                  timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None,
-                 max_response_bytes: int = MAX_RESPONSE_BYTES):
+                 max_response_bytes: int = MAX_RESPONSE_BYTES, server_profile: str = "auto"):
         self.url = chat_url(base_url or DEFAULT_BASE_URL)
         self.base_url = self.url[: -len("/chat/completions")]
         self.model = model
@@ -237,6 +281,20 @@ class ChatClient:
             self._headers["Authorization"] = f"Bearer {api_key}"
         self._secrets = secrets_of(api_key, headers, self.base_url)
         self._session: aiohttp.ClientSession | None = None
+        self.profiler = Profiler(server_profile)
+
+    @property
+    def profile(self) -> ServerProfile:
+        return self.profiler.profile
+
+    async def detect_profile(self) -> str:
+        """Settle the server profile (`auto`: from GET /models); returns its name."""
+        if self.profiler.pending:
+            try:
+                self.profiler.from_models(await self._get_models())
+            except ModelError:
+                self.profiler.from_models(None)
+        return self.profiler.profile.name
 
     def _open(self) -> aiohttp.ClientSession:
         if self._session is None:
@@ -246,12 +304,13 @@ class ChatClient:
         return self._session
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        data = orjson.dumps(request_body(self.model, request.messages, request.tools, self.params))
+        data = orjson.dumps(request_body(self.model, request.messages, request.tools, self.params, self.profile))
         started = time.perf_counter()
         try:
             answer, attempts = await self.retry.run(lambda: self._post(data))
         except ModelError as exc:
-            raise redact(exc, self._secrets) from None
+            raise redact(self.profiler.hint(exc), self._secrets) from None
+        self.profiler.from_answer(answer)
         message, finish, usage = parse_completion(answer)
         return ModelReply(message, finish, usage, time.perf_counter() - started, attempts)
 

@@ -19,10 +19,12 @@ from .client import (
     ModelError,
     ModelReply,
     ModelRequest,
+    Profiler,
     RetryPolicy,
     error_for_status,
     parse_completion,
     redact,
+    request_params,
     secrets_of,
     too_large,
 )
@@ -90,17 +92,15 @@ class OpenAIClient:
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  headers: dict[str, str] | None = None, params: dict[str, Any] | None = None,
                  timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None,
-                 max_response_bytes: int = MAX_RESPONSE_BYTES):
+                 max_response_bytes: int = MAX_RESPONSE_BYTES, server_profile: str = "auto"):
         base = (base_url or DEFAULT_BASE_URL).rstrip("/")
         if base.endswith("/chat/completions"):
             base = base[: -len("/chat/completions")]
         self.model = model
         self.retry = retry or RetryPolicy()
         self._secrets = secrets_of(api_key, headers, base)
-        self.params = {k: v for k, v in (params or {}).items() if k in _SDK_PARAMS}
-        extra = {k: v for k, v in (params or {}).items() if k not in _SDK_PARAMS}
-        if extra:
-            self.params["extra_body"] = {**extra, **self.params.get("extra_body", {})}
+        self.params = dict(params or {})
+        self.profiler = Profiler(server_profile)
         self._client = openai.AsyncOpenAI(
             base_url=base, api_key=api_key or "no-key", default_headers=headers or None, timeout=timeout,
             max_retries=0, http_client=_http_client(concurrency, timeout, max_response_bytes))
@@ -108,14 +108,19 @@ class OpenAIClient:
     async def complete(self, request: ModelRequest) -> ModelReply:
         messages = [{k: m[k] for k in ("role", "content", "tool_calls", "tool_call_id", "name") if k in m}
                     for m in request.messages]
-        kwargs: dict[str, Any] = dict(self.params)
+        fields = request_params(self.params, bool(request.tools), self.profiler.profile)
+        kwargs: dict[str, Any] = {k: v for k, v in fields.items() if k in _SDK_PARAMS}
+        extra = {k: v for k, v in fields.items() if k not in _SDK_PARAMS}
+        if extra:  # the SDK sends these at the top level of the body, as our own client does
+            kwargs["extra_body"] = extra
         if request.tools:
             kwargs["tools"] = request.tools
         started = time.perf_counter()
         try:
             answer, attempts = await self.retry.run(lambda: self._create(messages, kwargs))
         except ModelError as exc:
-            raise redact(exc, self._secrets) from None
+            raise redact(self.profiler.hint(exc), self._secrets) from None
+        self.profiler.from_answer(answer)
         message, finish, usage = parse_completion(answer)
         return ModelReply(message, finish, usage, time.perf_counter() - started, attempts)
 
@@ -132,6 +137,16 @@ class OpenAIClient:
         except _TooLarge as exc:
             raise exc.error from None
         return completion.model_dump(exclude_none=True)
+
+    async def detect_profile(self) -> str:
+        """Settle the server profile (`auto`: from GET /models); returns its name."""
+        if self.profiler.pending:
+            try:
+                response = await self._client.get("/models", cast_to=object)
+            except (openai.APIError, _TooLarge):
+                response = None
+            self.profiler.from_models(response)
+        return self.profiler.profile.name
 
     async def check(self) -> str:
         await self.list_models()

@@ -22,15 +22,19 @@ from typing import Any
 from bc_common.builtin_model import BuiltinModel, is_builtin
 from bc_common.environment import Environments
 from bc_common.errors import BcError, ConfigError, InputError
+from bc_common.images import ImageLimits, hash_images
 from bc_common.jsonl import JsonlWriter, ReadStats, read_records
 from bc_common.records import check_task, task_id
 from bc_common.rollout import Limits, run_trajectory
 
 from .client import MAX_RESPONSE_BYTES, ChatClient, ModelError, RetryPolicy
 from .preflight import TaskChecks, choose_model
+from .profiles import NAMES as PROFILE_NAMES
+from .prompts import sent_prompt
 from .resume import prepare_resume
 from .settings import check_resume, run_settings, stored_settings, write_settings
 from .summary import Summary
+from .trace import TracePrinter
 
 
 @dataclass
@@ -61,8 +65,13 @@ class EvalConfig:
     progress: bool = False
     force: bool = False  # resume under other settings than the run that wrote the output
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    server_profile: str = "auto"  # or a name of bc_eval.profiles.PROFILES
+    trace: bool = False  # every turn on stderr as it happens (bc_eval.trace)
+    debug: str | None = None  # run only this task id, traced
     tool_transport: str = "local"  # or "mcp": the tools run in MCP sessions on the bc-toolserve at tool_server
     tool_server: str | None = None
+    image_limits: ImageLimits = field(default_factory=ImageLimits)  # pixel budget and minimum edge of sent images
+    store_images: bool = True  # False: trajectories keep each image's sha256 instead of its bytes
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -75,6 +84,10 @@ class EvalConfig:
             raise ConfigError("--client must be 'aiohttp' or 'openai'")
         if self.max_response_bytes < 1024:
             raise ConfigError("the response size limit must be at least 1 KiB")
+        if self.server_profile not in PROFILE_NAMES:
+            raise ConfigError(f"--server-profile must be one of {', '.join(PROFILE_NAMES)}")
+        if self.debug:
+            self.trace = True
         if self.tool_transport not in ("local", "mcp"):
             raise ConfigError("--tool-transport must be 'local' or 'mcp'")
         if (self.tool_transport == "mcp") != bool(self.tool_server):
@@ -99,7 +112,8 @@ def make_model(config: EvalConfig, name: str | None = None) -> Any:
             _warn(f"{name} runs locally; the server at --base-url is not used")
         return model
     kwargs = dict(api_key=config.api_key, headers=config.headers, params=config.params, timeout=config.timeout,
-                  concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes)
+                  concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes,
+                  server_profile=config.server_profile)
     if config.client == "openai":
         from .openai_client import OpenAIClient
 
@@ -119,13 +133,13 @@ def make_environments(config: EvalConfig) -> Environments:
 
 def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
     """Run the whole evaluation (blocking) and return its summary (kept rows of a resumed file included)."""
-    summary = summary or Summary(k=config.samples)
+    summary = summary or Summary(k=config.samples, store_images=config.store_images)
     with asyncio.Runner(loop_factory=_loop_factory()) as runner:
         model = runner.run(choose_model(config))
         try:
             done = prepare_output(config, model, summary)
         except BcError:
-            summary.__init__(k=config.samples)  # nothing of a refused output is reported
+            summary.__init__(k=config.samples, store_images=config.store_images)  # nothing of a refused output is reported
             raise
         # flushed once per event-loop tick (see _write): every finished trajectory still reaches the file before
         # the loop waits on anything again
@@ -182,8 +196,14 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, summary: Summary,
                     done: set[tuple[str, int]]) -> None:
     model = make_model(config, model_name)
+    tracer = TracePrinter(sys.stderr) if config.trace else None
+    if hasattr(model, "detect_profile"):
+        profile = await model.detect_profile()
+        if tracer:
+            tracer.note(f"server profile {profile} ({model.profiler.detected_by or 'not detected'})")
     checks = TaskChecks(config, make_environments(config), model_name, _warn)
     stats = ReadStats()
+    debug_found = False
     progress = Progress(enabled=config.progress)
     jobs: asyncio.Queue = asyncio.Queue(maxsize=config.concurrency * 2)
     pending: dict[int, dict[str, Any]] = {}
@@ -204,26 +224,40 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
             job = await jobs.get()
             if job is None:
                 return
-            seq, record, sample, env = job
+            seq, record, sample, env, prompt = job
+            trace = tracer.for_trajectory(task_id(record.data), sample) if tracer else None
             row = await run_trajectory(record.data, sample, model, env, model_name=model_name,
-                                       limits=config.limits, verify_kwargs=config.verify_kwargs)
-            emit(seq, row)
+                                       limits=config.limits, verify_kwargs=config.verify_kwargs, prompt=prompt,
+                                       trace=trace)
+            emit(seq, row if config.store_images else without_images(row))
 
     async def produce() -> None:
+        nonlocal debug_found
         seq = 0
         async with contextlib.aclosing(_records(config, stats)) as records:  # stops the reader thread on any exit
             async for record in records:
+                if config.debug is not None:
+                    if task_id(record.data) != config.debug:
+                        continue
+                    debug_found = True
                 env = await checks.environment(record)
                 if not _identity_ok(checks, record, env, config, stats):
                     continue
                 tid = task_id(record.data)
+                if all((tid, sample) in done for sample in range(config.samples)):
+                    continue
+                ok, prompt = _sent_prompt(record, config, stats)  # once per task, not per sample
+                if not ok:
+                    continue
                 for sample in range(config.samples):
                     if (tid, sample) not in done:
-                        await jobs.put((seq, record, sample, env))
+                        await jobs.put((seq, record, sample, env, prompt))
                         seq += 1
         for _ in range(config.concurrency):
             await jobs.put(None)
         _report_skipped(stats)
+        if config.debug is not None and not debug_found:
+            raise ConfigError(f"--debug {config.debug}: no task with that id in the input")
 
     tasks = [asyncio.create_task(produce())] + [asyncio.create_task(worker()) for _ in range(config.concurrency)]
     try:
@@ -237,6 +271,14 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
         await asyncio.gather(*tasks, return_exceptions=True)
         await model.aclose()
         progress.close()
+
+
+def without_images(row: dict[str, Any]) -> dict[str, Any]:
+    """The trajectory with every inline image (sent messages and the task's prompt) replaced by its sha256."""
+    task = row["input"]
+    if isinstance(task.get("prompt"), list):
+        task = {**task, "prompt": hash_images(task["prompt"])}
+    return {**row, "input": task, "messages": hash_images(row["messages"])}
 
 
 def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[str, Any]) -> None:
@@ -263,6 +305,18 @@ def _identity_ok(checks: TaskChecks, record: Any, env: Any, config: EvalConfig, 
         stats.skip(exc)
         return False
     return True
+
+
+def _sent_prompt(record: Any, config: EvalConfig, stats: ReadStats) -> tuple[bool, Any]:
+    """(True, the messages to send or None for the row's own) or (False, None) for a row whose images cannot be
+    read, counted, under --skip-invalid."""
+    try:
+        return True, sent_prompt(record, config.image_limits)
+    except InputError as exc:
+        if not config.skip_invalid:
+            raise
+        stats.skip(exc)
+        return False, None
 
 
 def _report_skipped(stats: ReadStats) -> None:
@@ -336,7 +390,7 @@ async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
     count, sources = 0, {}
     for record in read_records(config.tasks, skip_invalid=config.skip_invalid, validate=check_task, stats=stats):
         env = await checks.environment(record)
-        if not _identity_ok(checks, record, env, config, stats):
+        if not _identity_ok(checks, record, env, config, stats) or not _sent_prompt(record, config, stats)[0]:
             continue
         sources.setdefault(record.data["data_source"], env)
         count += 1
@@ -353,6 +407,9 @@ async def dry_run(config: EvalConfig, out: Callable[[str], None]) -> int:
     try:
         started = time.perf_counter()
         out(f"model: {await model.check()} ({time.perf_counter() - started:.2f} s)")
+        if hasattr(model, "detect_profile"):
+            profile = await model.detect_profile()
+            out(f"model: server profile {profile} ({model.profiler.detected_by or 'nothing detected'})")
     except ModelError as exc:
         out(f"model: endpoint check failed: {exc}")
         return 1

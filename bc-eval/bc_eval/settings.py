@@ -19,7 +19,7 @@ from bc_common.rollout import Limits
 VERSION = 1
 # what changes the trajectories a run writes; base_url is stored to inform, not compared (replicas of a server)
 COMPARED = ("model", "samples", "limits", "verify_kwargs", "params", "tool_config", "interaction_config",
-            "reward_calculator", "registry_file")
+            "reward_calculator", "registry_file", "images")
 
 
 def settings_path(output: str | Path) -> Path:
@@ -36,7 +36,17 @@ def run_settings(config: Any, model: str) -> dict[str, Any]:
             "limits": dataclasses.asdict(config.limits or Limits()), "verify_kwargs": config.verify_kwargs,
             "params": config.params, "tool_config": _path(config.tool_config),
             "interaction_config": _path(config.interaction_config), "reward_calculator": config.reward_calculator,
-            "registry_file": _path(config.registry_file), "base_url": redact_url(config.base_url) or None}
+            "registry_file": _path(config.registry_file), "base_url": redact_url(config.base_url) or None,
+            "server_profile": getattr(config, "server_profile", "auto"), "images": _images(config)}
+
+
+def _images(config: Any) -> dict[str, Any] | None:
+    """The image settings, None at the defaults (so outputs of runs before image flags existed still resume)."""
+    limits, store = getattr(config, "image_limits", None), getattr(config, "store_images", True)
+    if store and (limits is None or (limits.max_pixels is None and limits.min_edge is None)):
+        return None
+    return {"max_pixels": limits.max_pixels if limits else None, "min_edge": limits.min_edge if limits else None,
+            "store": "inline" if store else "sha256"}
 
 
 def stored_settings(output: str | Path) -> dict[str, Any] | None:

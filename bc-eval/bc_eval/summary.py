@@ -11,6 +11,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bc_common.images import count_images
 from bc_common.records import STATUSES
 
 
@@ -108,8 +109,10 @@ def _facts(row: dict[str, Any]) -> tuple:
 class Summary:
     """Accumulates trajectory rows; `report()` is the JSON summary, `table()` the stderr view."""
 
-    def __init__(self, k: int = 1):
+    def __init__(self, k: int = 1, store_images: bool = True):
         self.k = k
+        self.store_images = store_images
+        self.images = 0  # images in the trajectories' messages
         self.total = _Group()
         self.by_source: dict[str, _Group] = defaultdict(_Group)
         self.by_generator: dict[str, _Group] = defaultdict(_Group)
@@ -136,12 +139,16 @@ class Summary:
         source = str(task.get("data_source", "?"))
         self.models[str(row.get("model", "?"))] += 1
         facts = _facts(row)
+        self.images += count_images(row.get("messages"))
         self.total.add(facts)
         self.by_source[source].add(facts)
         self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(facts)
 
     def report(self) -> dict[str, Any]:
-        return {"k": self.k, "models": dict(sorted(self.models.items())), "total": self.total.report(self.k),
+        images = {"images": {"count": self.images, "stored": "inline" if self.store_images else "sha256"}} \
+            if self.images else {}
+        return {"k": self.k, "models": dict(sorted(self.models.items())), **images,
+                "total": self.total.report(self.k),
                 "by_data_source": {s: g.report(self.k) for s, g in sorted(self.by_source.items())},
                 "by_generator": {s: g.report(self.k) for s, g in sorted(self.by_generator.items())}}
 
@@ -175,7 +182,10 @@ class Summary:
             lines.append([_cell(row[c]) for c in cols])
         widths = [max(len(line[i]) for line in lines) for i in range(len(heads))]
         models = ", ".join(f"{m} ({n})" if len(self.models) > 1 else m for m, n in sorted(self.models.items()))
-        return f"model: {models or '-'}\n" + "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+        images = "" if not self.images else (f"images: {self.images} sent, stored "
+                                             + ("inline\n" if self.store_images else "as sha256 hashes only "
+                                                "(--no-store-images)\n"))
+        return f"model: {models or '-'}\n" + images + "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                    for i, (v, w) in enumerate(zip(line, widths, strict=True)))
                          for line in lines)
 

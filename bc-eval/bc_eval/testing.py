@@ -1,7 +1,9 @@
 """A scripted OpenAI-compatible chat server on loopback, for tests and benchmarks.
 
 A conversation is recognised by its first user message; its script lists one step per model call (step i answers
-the request that already holds i assistant messages). A step may fail a few attempts before it answers:
+the request that already holds i assistant messages). A step may fail a few attempts before it answers; `message`
+and `extra` fields are merged into the answer's message and top level (a real server's quirks: `timings`, a legacy
+`function_call`, `content: ""`), and `models_extra` into every entry of GET /models (`owned_by`):
 
     server = ScriptedServer({"Compute 2 + 3": [
         {"tool_calls": [{"name": "calculate", "arguments": {"expression": "2 + 3"}}],
@@ -53,9 +55,11 @@ class ScriptedServer:
     """An OpenAI chat-completions server that replays scripts; records requests when `record` is set."""
 
     def __init__(self, scripts: dict[str, list[Step]] | None = None, *, default: list[Step] | None = None,
-                 delay: float = 0.0, record: bool = True, models: list[str] | None = None):
+                 delay: float = 0.0, record: bool = True, models: list[str] | None = None,
+                 models_extra: dict[str, Any] | None = None):
         self.scripts = dict(scripts or {})
         self.models = ["scripted"] if models is None else list(models)  # what GET /models lists
+        self.models_extra = dict(models_extra or {})
         self.default = default or [{"content": "I have no script for this conversation."}]
         self.delay = delay
         self.record = record
@@ -69,7 +73,8 @@ class ScriptedServer:
         ])
 
     async def _models(self, request: Request) -> Response:
-        return JSONResponse({"object": "list", "data": [{"id": m, "object": "model"} for m in self.models]})
+        return JSONResponse({"object": "list", "data": [{"id": m, "object": "model", **self.models_extra}
+                                                        for m in self.models]})
 
     async def _chat(self, request: Request) -> Response:
         status, headers, payload = await self.answer(await request.body(), dict(request.headers))
@@ -119,11 +124,13 @@ class ScriptedServer:
         message: dict[str, Any] = {"role": "assistant", "content": None if calls and not content else content}
         if calls:
             message["tool_calls"] = calls
+        message.update(step.get("message") or {})
         finish = step.get("finish_reason") or ("tool_calls" if calls else "stop")
         reply: dict[str, Any] = {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
                                  "model": body.get("model", "scripted"),
                                  "choices": [{"index": 0, "message": message, "finish_reason": finish,
                                               "logprobs": None}]}
+        reply.update(step.get("extra") or {})
         if "usage" not in step:
             prompt = sum(len(str(m.get("content") or "")) for m in body.get("messages") or []) // 4 + 1
             completion = len(content) // 4 + 1

@@ -1,13 +1,15 @@
 """`bc-filter`: keep and reshape trajectories (flags -> `pipeline.filter_trajectories`)."""
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from bc_common.cli import FINITE_FLOAT, BcCommand
 from bc_common.records import STATUSES, check_trajectory
 
 from .pipeline import build_processor, check_trajectory_or_task
-from .transforms import SHAPES
+from .transforms import SHAPES, strip_row_images
 
 EPILOG = """\b
 Examples:
@@ -26,6 +28,8 @@ Examples:
   bc-filter eval_results.jsonl --filter-success --expand-messages-prefixes --extract-training -o out.jsonl
   # convert: task rows or trajectories to parquet (task rows in verl's layout) and back
   bc-filter tasks.jsonl -o tasks.parquet && bc-filter tasks.parquet -o tasks.jsonl
+  # visual tasks: images are kept by every shape; drop them for a text-only slice
+  bc-filter --success --to sft --strip-images traj.jsonl
 
 \b
 Order: filters (AND) -> --pass/--fail-only-tasks -> --best-per-task -> --expand-prefixes
@@ -79,6 +83,8 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.option("--to", "to", type=click.Choice(list(SHAPES)), help="Output shape (default: trajectories).")
 @click.option("--extract-training", is_flag=True, help="The seed's spelling of --to training.")
 @click.option("--extract-messages", is_flag=True, help="The seed's spelling of --to messages.")
+@click.option("--strip-images", is_flag=True,
+              help="Drop image parts (and the seed's image field): text-only slices of visual data.")
 @click.option("--stats", "show_stats", is_flag=True, help="Print counts and histograms to stderr.")
 @click.option("--skip-invalid", is_flag=True, help="Count and skip rows that are not trajectories.")
 def cli(files: tuple[str, ...], output: str, output_format: str | None, show_stats: bool, skip_invalid: bool,
@@ -101,11 +107,16 @@ def cli(files: tuple[str, ...], output: str, output_format: str | None, show_sta
         raise click.UsageError(str(exc)) from None
     stats = processor.process(list(files), output, skip_invalid=skip_invalid, detailed=show_stats,
                               output_format=output_format,
-                              validate=check_trajectory if processor.stages else check_trajectory_or_task)
+                              validate=check_trajectory if _reshapes(processor) else check_trajectory_or_task)
     if show_stats:
         click.echo(stats.format(), err=True)
     elif stats.invalid:
         click.echo(f"bc-filter: skipped {stats.invalid} invalid rows (first: {stats.invalid_reasons[0]})", err=True)
+
+
+def _reshapes(processor: Any) -> bool:
+    """True when a stage needs trajectories (stripping images alone works on task rows too)."""
+    return any(stage is not strip_row_images for _, stage, _ in processor.stages)
 
 
 main = cli

@@ -28,7 +28,7 @@ from .paths import where as where_condition
 from .processor import Processor
 from .select import BestPerTask, Dedup, TaskOutcome
 from .stats import ProcessStats
-from .transforms import SHAPES, expand_messages_prefixes, task_key
+from .transforms import SHAPES, expand_messages_prefixes, strip_row_images, task_key
 
 
 def check_trajectory_or_task(row: Any) -> None:
@@ -45,7 +45,7 @@ def build_processor(*, min_score: float | None = None, max_score: float | None =
                     min_turns: int | None = None, max_turns: int | None = None, has_tool_error: bool = False,
                     where: Iterable[str] = (), best_per_task: bool = False, pass_only_tasks: bool = False,
                     fail_only_tasks: bool = False, dedup: bool = False, expand_prefixes: bool = False,
-                    to: str | None = None) -> Processor:
+                    to: str | None = None, strip_images: bool = False) -> Processor:
     """A Processor doing what the matching `bc-filter` flags do. Raises ValueError on contradictory or
     malformed options (an unknown `to` shape, a bad `where` condition, both pass- and fail-only)."""
     if pass_only_tasks and fail_only_tasks:
@@ -85,6 +85,8 @@ def build_processor(*, min_score: float | None = None, max_score: float | None =
         p.add_transformer(SHAPES[to])
         if to == "task":
             p.add_selector(Dedup(task_key, label="one row per task"))
+    if strip_images:
+        p.add_transformer(strip_row_images)
     return p
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from bc_common.images import strip_images
 from bc_common.records import task_id as _task_row_id
 
 from .filters import is_success
@@ -19,7 +20,7 @@ Row = dict[str, Any]
 
 __all__ = [
     "SHAPES", "create_custom_transformer", "create_field_extractor", "expand_messages_prefixes",
-    "extract_for_training", "extract_messages", "sft_messages", "to_sft", "to_task",
+    "extract_for_training", "extract_messages", "sft_messages", "strip_row_images", "to_sft", "to_task",
 ]
 
 
@@ -105,6 +106,22 @@ to_task.label = "to task"  # type: ignore[attr-defined]
 def task_key(task_row: Row) -> str:
     """Dedup key of a task row: its id (or a content hash for rows without one)."""
     return _task_row_id(task_row)
+
+
+def strip_row_images(row: Row) -> Row:
+    """The row without images: image parts dropped from `messages`, `prompt` and `input.prompt` (a content left
+    with text only becomes a string), and the seed's `image` field removed. For text-only slices of visual data."""
+    out = {k: v for k, v in row.items() if k != "image"}
+    for key in ("messages", "prompt"):
+        if isinstance(out.get(key), list):
+            out[key] = strip_images(out[key])
+    task = out.get("input")
+    if isinstance(task, dict):
+        out["input"] = {k: strip_images(v) if k == "prompt" else v for k, v in task.items() if k != "image"}
+    return out
+
+
+strip_row_images.label = "strip images"  # type: ignore[attr-defined]
 
 
 SHAPES: dict[str, Callable[[Row], Row]] = {

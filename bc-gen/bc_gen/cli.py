@@ -28,6 +28,8 @@ Examples:
   bc-gen --describe arithmetic                           # config fields, groups, tool schemas, an example task
   bc-gen --describe arithmetic --format yaml -o cfg/     # the seed's three YAML configs, for --config and verl
   bc-gen --schema task | jq .
+  bc-gen chart_read -n 20 > charts.jsonl                  # visual tasks: PNG data URLs inside the prompt
+  bc-gen chart_read -n 100000 -o data/charts.jsonl --image-dir data/images   # images as files, by content hash
 
 \b
 Same bootcamp, config, seed, split and index => the same bytes, whatever -j or --shard.
@@ -57,6 +59,9 @@ tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.m
 @click.option("--group", "groups", multiple=True, metavar="NAME",
               help="Only this difficulty group of the bootcamp (repeatable; default: all, mixed by ratio).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a generator parameter.")
+@click.option("--image-dir", default=None, metavar="DIR",
+              help="Write task images to DIR as files named by their SHA-256 and reference them by a path "
+                   "relative to the output file (stdout: the current folder), instead of inline data URLs.")
 @click.option("--exclude", multiple=True, metavar="FILE", help="Never emit an identity present in these task files.")
 @click.option("--no-dedup", is_flag=True, help="Allow duplicate identities (fully independent rows).")
 @click.option("--config", "--instruction-config", "config", type=click.Path(dir_okay=False), default=None,
@@ -84,7 +89,7 @@ tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.m
 def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, sets, exclude, no_dedup, config,
          split_samples, shuffle, tool_config, interaction_config, no_tool, no_interaction,
          global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema,
-         log_level, groups, describe):
+         log_level, groups, describe, image_dir):
     """Generate task rows (one JSON object a line) for BOOTCAMP, or from a --config / --registry."""
     output = output or output_dir
     jobs = max_workers or jobs
@@ -105,6 +110,8 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
         return
     if count < 0:
         raise ConfigError("-n must be >= 0")
+    if (config or registry) and image_dir:
+        raise UsageError("--image-dir works with a single BOOTCAMP")
     if (config or registry) and exclude:
         raise UsageError("--exclude works with a single BOOTCAMP; --config keeps its splits disjoint itself")
     if config or registry:
@@ -151,7 +158,7 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
         refuse_output_among_inputs(output, exclude, flag="-o")
     run = SingleRun(bootcamp=bootcamp, n=count, seed=seed or 0, split=split, shard=parse_shard(shard), jobs=jobs,
                     params=parse_assignments(sets), no_tool=no_tool, no_interaction=no_interaction,
-                    dedup=not no_dedup, exclude=list(exclude), groups=list(groups))
+                    dedup=not no_dedup, exclude=list(exclude), groups=list(groups), image_dir=image_dir)
     stats = run_single(run, output or "-", fmt)
     note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
     if sys.stderr and not sys.stderr.closed:

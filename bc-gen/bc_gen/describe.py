@@ -70,7 +70,8 @@ def print_description(name: str, fmt: str, output: str | None) -> None:
         click.echo(f"    checks: {facts['config_checks']}")
     click.echo("  groups (--group NAME):")
     for g in facts["groups"]:
-        click.echo(f"    {g['name']:<12} ratio {g['ratio']:<6} {orjson.dumps(g['params']).decode()}")
+        tools = f"  tools: {', '.join(g['tools']) or 'none'}" if "tools" in g else ""
+        click.echo(f"    {g['name']:<12} ratio {g['ratio']:<6} {orjson.dumps(g['params']).decode()}{tools}")
     click.echo("  tools:")
     for schema in facts["tool_schemas"]:
         fn = schema["function"]
@@ -82,5 +83,26 @@ def print_description(name: str, fmt: str, output: str | None) -> None:
     if example:
         click.echo("  example task (seed 0, index 0):")
         for msg in example["prompt"]:
-            content = msg["content"] if isinstance(msg["content"], str) else "[content parts]"
+            content = msg["content"] if isinstance(msg["content"], str) else _parts_text(msg["content"])
             click.echo("    " + f"[{msg['role']}] {content}".replace("\n", "\n    "))
+
+
+def _parts_text(parts: list) -> str:
+    """Content parts as text, each image as `[image WxH]` (its data URL would fill the terminal)."""
+    from bc_common.images import image_bytes, is_image_part, part_url
+
+    out = []
+    for part in parts:
+        if not is_image_part(part):
+            out.append(str(part.get("text") or "") if isinstance(part, dict) else str(part))
+            continue
+        try:
+            import io
+
+            from PIL import Image
+
+            with Image.open(io.BytesIO(image_bytes(part_url(part) or "")[0])) as image:
+                out.append(f"[image {image.width}x{image.height}]")
+        except Exception:
+            out.append("[image]")
+    return "\n".join(out)

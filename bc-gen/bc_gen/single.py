@@ -29,6 +29,7 @@ class SingleRun:
     dedup: bool = True
     exclude: list[str] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)  # empty: every group of the bootcamp, mixed by ratio
+    image_dir: str | None = None  # images as files named by content hash, referenced relative to the output
 
 
 def parse_shard(text: str | None) -> tuple[int, int]:
@@ -77,10 +78,17 @@ def iter_rows(run: SingleRun, stats: GenStats) -> Any:
 def run_single(run: SingleRun, out: str = "-", fmt: str = "jsonl") -> GenStats:
     """Write the rows to `out` ('-' = stdout; files are published atomically)."""
     stats = GenStats()
+    if run.image_dir and fmt == "parquet":
+        raise ConfigError("--image-dir is for JSONL output; parquet embeds the image bytes (verl's images column)")
+    if fmt == "parquet" and out == "-":
+        raise ConfigError("--format parquet needs -o FILE")
     rows = iter_rows(run, stats)
+    if run.image_dir:
+        from bc_common.images import ImageFiles, externalize_line
+
+        files = ImageFiles(run.image_dir, relative_to=Path(out).parent if out != "-" else Path("."))
+        rows = (externalize_line(line, files) for line in rows)
     if fmt == "parquet":
-        if out == "-":
-            raise ConfigError("--format parquet needs -o FILE")
         write_parquet([loads(line) for line in rows], out)
     elif out == "-":
         stream = sys.stdout.buffer

@@ -13,10 +13,20 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import InputError
-from bc_common.verl_rows import AGENT_NAME, JSON_KEY, dumps, loads_json_field, verl_row
+from bc_common.verl_rows import (
+    AGENT_NAME,
+    IMAGES,
+    JSON_KEY,
+    dumps,
+    has_image_parts,
+    loads_json_field,
+    verl_prompt,
+    verl_row,
+    with_images_column,
+)
 
-__all__ = ["AGENT_NAME", "JSON_KEY", "check_fixed_shapes", "dumps", "loads_json_field", "rl_row", "row_kind",
-           "sft_row", "write_rows"]
+__all__ = ["AGENT_NAME", "IMAGES", "JSON_KEY", "check_fixed_shapes", "dumps", "loads_json_field", "rl_row",
+           "row_kind", "sft_row", "with_images_column", "write_rows"]
 
 
 def row_kind(row: Any) -> str:
@@ -39,18 +49,20 @@ def _message_text(msg: dict[str, Any], where: str) -> str:
     raise InputError(f"{where}: message content must be a string", field="content")
 
 
-def rl_row(row: dict[str, Any], tool_names: list[str], row_tools: list[str], index: int) -> dict[str, Any]:
+def rl_row(row: dict[str, Any], tool_names: list[str], row_tools: list[str], index: int,
+           base: Any = None) -> dict[str, Any]:
     """A verl RL row (RLHFDataset + our agent loop) from a bc-gen task row: `bc_common.verl_rows.verl_row`, on
     the run's agent loop.
 
     `tool_names` are all tools of the run (same keys in every row); `row_tools` the ones this row may use.
+    Image parts become verl's `<image>` placeholders and `images` column (paths relative to `base`).
     """
     prompt = row["prompt"]
     for i, msg in enumerate(prompt if isinstance(prompt, list) else []):
         if not isinstance(msg, dict):
             raise InputError(f"prompt[{i}]: expected a chat message", field=f"prompt[{i}]")
         _message_text(msg, f"prompt[{i}]")
-    out = verl_row(row, tool_names, index, selection=row_tools)
+    out = verl_row(row, tool_names, index, selection=row_tools, base=base)
     out["agent_name"] = AGENT_NAME
     return out
 
@@ -66,10 +78,17 @@ def _tool_call(call: dict[str, Any], where: str) -> dict[str, Any]:
             "function": {"name": str(fn.get("name") or ""), "arguments": args}}
 
 
-def sft_row(row: dict[str, Any]) -> dict[str, Any]:
-    """A verl SFT row (messages + tools + enable_thinking) from a bc-filter SFT row or a trajectory row."""
+def sft_row(row: dict[str, Any], base: Any = None) -> dict[str, Any]:
+    """A verl SFT row (messages + tools + enable_thinking) from a bc-filter SFT row or a trajectory row. Image
+    parts become `<image>` placeholders in the text and an `images` column, as verl's MultiTurnSFTDataset reads
+    them for vision-language models."""
+    images = None
+    source_messages = row["messages"]
+    if has_image_parts(source_messages) and all(isinstance(m, dict) for m in source_messages):
+        source_messages, found = verl_prompt(source_messages, base, where="messages")
+        images = [{"bytes": b} for b in found]
     messages = []
-    for i, msg in enumerate(row["messages"]):
+    for i, msg in enumerate(source_messages):
         where = f"messages[{i}]"
         if not isinstance(msg, dict) or msg.get("role") not in ("system", "user", "assistant", "tool"):
             raise InputError(f"{where}: expected a chat message with a known role", field=where)
@@ -91,13 +110,16 @@ def sft_row(row: dict[str, Any]) -> dict[str, Any]:
     score = row.get("score") or 0.0
     if isinstance(score, bool) or not isinstance(score, (int, float)):
         raise InputError(f"score: expected a number, got {type(score).__name__}", field="score")
-    return {
+    out = {
         "id": str(row.get("id") or ""),
         "data_source": str(row.get("data_source") or source.get("data_source") or ""),
         "messages": messages,
         "tools": dumps(tools),
         "score": float(score),
     }
+    if images is not None:
+        out[IMAGES] = images
+    return out
 
 
 def shape(value: Any) -> Any:

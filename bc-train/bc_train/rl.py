@@ -14,12 +14,13 @@ import orjson
 from bc_common.environment import identity_of
 from bc_common.errors import ConfigError, InputError
 from bc_common.identity import validate_identity, validate_task_identity
+from bc_common.images import dataset_folder
 from bc_common.jsonl import Record, atomic_write_bytes
 from bc_common.records import check_task, task_id
 from bc_common.tool_config import ToolSpec, load_tool_config
 
 from . import verl_config as vc
-from .parquet_rows import check_fixed_shapes, rl_row, write_rows
+from .parquet_rows import check_fixed_shapes, rl_row, with_images_column, write_rows
 from .run_dir import clear_run_dir
 from .sources import Source, resolve_sources
 
@@ -58,7 +59,8 @@ def _rows(records: list[Record], tool_names: list[str], per_source: dict[str, li
     out = []
     for i, rec in enumerate(records):
         try:
-            out.append(rl_row(rec.data, tool_names, per_source[rec.data["data_source"]], i))
+            out.append(rl_row(rec.data, tool_names, per_source[rec.data["data_source"]], i,
+                              base=dataset_folder(rec.source)))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise InputError(f"cannot convert task row: {exc}", source=rec.source, line=rec.line) from None
         except InputError as exc:
@@ -95,6 +97,7 @@ def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_rec
     specs, per_source = _bootcamp_tools({ds: resolved[ds] for ds in sources}, tool_config)
     names = [s.name for s in specs]
     train, val = _rows(records, names, per_source), _rows(val_records, names, per_source)
+    with_images_column(train + val)
     check_fixed_shapes(train + val, "RL")
 
     if force:

@@ -8,10 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import InputError
+from bc_common.images import dataset_folder
 from bc_common.jsonl import Record
 
 from . import verl_config as vc
-from .parquet_rows import check_fixed_shapes, sft_row, write_rows
+from .parquet_rows import check_fixed_shapes, sft_row, with_images_column, write_rows
 from .rl import _finish, split_holdout
 from .run_dir import clear_run_dir
 
@@ -23,7 +24,7 @@ def _rows(records: list[Record]) -> list[dict[str, Any]]:
             raise InputError("missing field 'messages' (expected a bc-filter --to sft or trajectory row)",
                              source=rec.source, line=rec.line, field="messages")
         try:
-            out.append(sft_row(rec.data))
+            out.append(sft_row(rec.data, base=dataset_folder(rec.source)))
         except InputError as exc:
             raise InputError(exc.reason, source=rec.source, line=rec.line, field=exc.field) from None
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -39,6 +40,7 @@ def emit_sft(records: list[Record], out_dir: Path, opts: vc.TrainOptions,
     if val_records is None and len(records) >= 20:
         records, val_records = split_holdout(records, lambda r: str(r.data.get("id") or r.line))
     train, val = _rows(records), _rows(val_records or [])
+    with_images_column(train + val)
     check_fixed_shapes(train + val, "SFT")
     if force:
         clear_run_dir(out_dir)

@@ -36,4 +36,38 @@ class BcMultiTurnSFTDataset(MultiTurnSFTDataset):
             self.tools = [loads_json_field(t) or None for t in self.tools]
 
     def _build_messages(self, example: dict) -> list[dict[str, Any]]:
+        images = example.get(self.image_key)
+        if self.processor is not None and images is not None and len(images):
+            return [clean_message(m) for m in self._image_messages(example, images)]
         return [clean_message(m) for m in super()._build_messages(example)]
+
+    def _image_messages(self, example: dict, images: Any) -> list[dict[str, Any]]:
+        """verl's placeholder expansion (`<image>` -> an image part, in order), with the images opened by PIL as
+        verl's RLHFDataset does: verl's SFT path goes through qwen_vl_utils, which cannot import without
+        torchvision, and the processor resizes to its patch grid anyway."""
+        import re
+        from io import BytesIO
+
+        from PIL import Image
+        from verl.utils.py_functional import convert_nested_value_to_list_recursive
+
+        messages = convert_nested_value_to_list_recursive(example[self.messages_key])
+        pictures = [Image.open(BytesIO(item["bytes"])).convert("RGB") for item in images]
+        used = 0
+        for message in messages:
+            content = message["content"]
+            if not isinstance(content, str):
+                continue
+            parts = []
+            for piece in re.split("(<image>)", content):
+                if piece == "<image>":
+                    if used >= len(pictures):
+                        raise ValueError(f"more <image> placeholders than images ({len(pictures)})")
+                    parts.append({"type": "image", "image": pictures[used]})
+                    used += 1
+                elif piece:
+                    parts.append({"type": "text", "text": piece})
+            message["content"] = parts
+        if used != len(pictures):
+            raise ValueError(f"{len(pictures)} images but {used} <image> placeholders")
+        return messages

@@ -80,3 +80,57 @@ def build_offline_tokenizer(save_dir: str | Path | None = None, vocab_size: int 
     if save_dir is not None:
         fast.save_pretrained(str(save_dir))
     return fast
+
+
+VISION_TOKENS = ["<|vision_start|>", "<|vision_end|>", "<|image_pad|>", "<|video_pad|>"]
+# Qwen2-VL's way of showing an image in the text: the processor expands <|image_pad|> to one token per patch group
+_CONTENT = (r"{%- macro render(content) -%}{%- if content is string -%}{{- content -}}{%- elif content -%}"
+            r"{%- for part in content -%}{%- if part.type == 'image' or 'image' in part -%}"
+            r"{{- '<|vision_start|><|image_pad|><|vision_end|>' -}}"
+            r"{%- elif part.type == 'video' -%}{{- '<|vision_start|><|video_pad|><|vision_end|>' -}}"
+            r"{%- else -%}{{- part.text or '' -}}{%- endif -%}{%- endfor -%}{%- endif -%}{%- endmacro -%}")
+VL_CHAT_TEMPLATE = _CONTENT + CHAT_TEMPLATE.replace("messages[0]['content']", "render(messages[0]['content'])") \
+    .replace("(message.content or '')", "render(message.content)").replace("'\\n' + message.content", "'\\n' + render(message.content)")
+
+
+def build_offline_processor(save_dir: str | Path | None = None) -> Any:
+    """A Qwen2-VL style processor built without network access: `build_offline_tokenizer` plus the vision tokens,
+    transformers' Qwen2-VL image processor with its defaults (patch 14, merge 2), and a chat template that renders
+    image parts. Video is left out (transformers' video processor needs torchvision, which verl's extra lacks).
+
+        proc = build_offline_processor()
+        proc.apply_chat_template([{"role": "user", "content": [{"type": "image"}, {"type": "text", "text": "Hi"}]}])
+    """
+    import warnings
+
+    from transformers import Qwen2VLProcessor
+    from transformers.processing_utils import ProcessorMixin
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:  # the PIL backend: no torchvision needed
+            from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import (
+                Qwen2VLImageProcessorPil as ImageProcessor,
+            )
+        except ImportError:  # older transformers
+            from transformers import Qwen2VLImageProcessor as ImageProcessor
+
+    tok = build_offline_tokenizer(None)
+    tok.add_special_tokens({"additional_special_tokens": [IM_START, *VISION_TOKENS]})
+    tok.chat_template = VL_CHAT_TEMPLATE
+
+    class OfflineQwen2VLProcessor(Qwen2VLProcessor):
+        """Qwen2VLProcessor with an image processor and a tokenizer only (no video processor)."""
+
+        def __init__(self, image_processor: Any = None, tokenizer: Any = None, chat_template: Any = None,
+                     **kwargs: Any):
+            self.image_token, self.video_token = "<|image_pad|>", "<|video_pad|>"
+            self.image_token_id = tokenizer.convert_tokens_to_ids(self.image_token)
+            self.video_token_id = tokenizer.convert_tokens_to_ids(self.video_token)
+            ProcessorMixin.__init__(self, image_processor, tokenizer, chat_template=chat_template)
+
+    processor = OfflineQwen2VLProcessor(image_processor=ImageProcessor(), tokenizer=tok,
+                                        chat_template=VL_CHAT_TEMPLATE)
+    if save_dir is not None:
+        tok.save_pretrained(str(save_dir))
+    return processor

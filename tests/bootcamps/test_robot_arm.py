@@ -11,11 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import jsonschema
-import numpy as np
 import orjson
 import pytest
 
-pytest.importorskip("mujoco")
+pytest.importorskip("mujoco")  # brings numpy
+
+import numpy as np  # noqa: E402
 
 from bc_common.errors import ToolError  # noqa: E402
 from bc_common.tasks import TaskSet  # noqa: E402

@@ -1,0 +1,47 @@
+"""Grades the answer to a chart question: the last <answer>...</answer> of the final assistant message."""
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from bc_common.bootcamp import RewardCalculator
+from bc_common.safe_eval import parse_number
+
+_ANSWER = re.compile(r"<answer>([^<]{0,200})</answer>")
+
+
+def normalise(text: str) -> str:
+    """Case, surrounding punctuation and inner runs of spaces do not matter: ' Oak  Increasing. ' == 'oak increasing'."""
+    return " ".join(text.strip().strip(".!").split()).casefold()
+
+
+class ChartReadRewardCalculator(RewardCalculator):
+    """1.0 for the right series name, integer or `NAME direction`, else 0. Integers are read with
+    `parse_number` (`-7`, `−7` and `-7.0` are the same number); names are compared without case."""
+
+    identity_schema: ClassVar[dict[str, Any]] = {
+        "type": "object",
+        "required": ["kind", "x", "series", "question", "answer"],
+        "properties": {
+            "kind": {"enum": ["bar", "line", "scatter"]},
+            "x": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+            "series": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "required": ["name", "values"],
+                "properties": {"name": {"type": "string"}, "values": {"type": "array", "items": {"type": "integer"}}}}},
+            "question": {"type": "object", "required": ["type"],
+                         "properties": {"type": {"enum": ["largest", "difference", "trend"]}}},
+            "answer": {"type": "string"},
+        },
+    }
+
+    @staticmethod
+    def extract_output(output_str: str) -> str | None:
+        found = _ANSWER.findall(output_str[-20000:])
+        return found[-1] if found else None
+
+    @classmethod
+    def _verify_correction(cls, extracted: str, identity: dict[str, Any], **kwargs: Any) -> bool:
+        if identity["question"]["type"] == "difference":
+            value = parse_number(extracted.strip())
+            return value is not None and value == int(identity["answer"])
+        return normalise(extracted) == normalise(identity["answer"])

@@ -1,0 +1,31 @@
+"""Without PyBaMM (the `battery` extra), battery_design is listed as unavailable with its install hint and using it
+is exit 2; nothing else breaks. Runs whether or not PyBaMM is installed: a child process hides it."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+HIDE_PYBAMM = "import sys; sys.modules['pybamm'] = None\n"  # import pybamm now fails; find_spec says missing
+
+
+def _run(code: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HIDE_PYBAMM + code], capture_output=True, text=True, timeout=120)
+
+
+def test_without_pybamm_the_bootcamp_is_unavailable_with_the_install_hint() -> None:
+    done = _run("from bc_common.catalog import available, load\n"
+                "m = load('battery_design')\n"
+                "print(m.available, m.hint)\n"
+                "print('battery_design' in available(), 'battery_design' in available(include_unavailable=True))\n"
+                "print('arithmetic' in available())\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[:3] == ["False pip install 'bootcamp-harness[battery]'", "False True", "True"]
+
+
+def test_without_pybamm_bc_gen_lists_it_and_refuses_it_with_exit_2() -> None:
+    listed = _run("from bc_gen.cli import main\nmain(['--list'])\n")
+    line = next(x for x in listed.stdout.splitlines() if x.strip().startswith("battery_design"))
+    assert "needs pybamm: pip install 'bootcamp-harness[battery]'" in line
+    refused = _run("from bc_gen.cli import main\nmain(['battery_design', '-n', '1'])\n")
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert "bootcamp-harness[battery]" in refused.stderr
