@@ -121,14 +121,15 @@ class McpEndpoint:
     """The `/mcp` ASGI app of the master: Streamable HTTP sessions (the SDK's session manager), each bound to the
     task its opening request chose, its tools released when the client deletes it or it idles past the TTL."""
 
-    def __init__(self, sessions: McpSessions, max_body: int = 1 << 20):
+    def __init__(self, sessions: McpSessions, max_body: int = 1 << 20, tokenless: bool = False):
         from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
         self.sessions = sessions
         self.server = build_server(self._session_of, handshake_only=True)
         self.manager = StreamableHTTPSessionManager(self.server, session_idle_timeout=sessions.idle_ttl,
                                                    max_request_body_size=max_body,
-                                                   json_response=True)  # no SSE stream per call: ~3x calls/s
+                                                   json_response=True,  # no SSE stream per call: ~3x calls/s
+                                                   security_settings=_rebinding_guard() if tokenless else None)
 
     def _session_of(self, ctx) -> McpSession:
         request = ctx.request
@@ -228,7 +229,19 @@ def mcp_endpoint(master, tasks: dict[str, dict] | None = None, idle_ttl: float =
         return [name for name in names if not master.membership.alive_with(name)]
 
     return McpEndpoint(McpSessions(TaskChooser(tasks), routed_runtimes(master.dispatch), idle_ttl, unserved),
-                       master.settings.max_body)
+                       master.settings.max_body, tokenless=not master.settings.token)
+
+
+def _rebinding_guard():
+    """Without a token the server listens on loopback only (check_bind), but a web page the user opens could still
+    reach it by DNS rebinding (its own name resolving to 127.0.0.1): accept only loopback Host and Origin headers."""
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    hosts = ["127.0.0.1", "localhost", "[::1]"]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True,
+                                     allowed_hosts=[*hosts, *(f"{h}:*" for h in hosts)],
+                                     allowed_origins=[f"{scheme}://{h}{port}" for scheme in ("http", "https")
+                                                      for h in hosts for port in ("", ":*")])
 
 
 def serve_stdio(query: dict[str, str], tasks: dict[str, dict] | None = None) -> None:

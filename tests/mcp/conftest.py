@@ -21,10 +21,11 @@ TOKEN = "test-token-mcp-1234"
 class Server:
     """`bc-toolserve master` + one `worker` serving `tools`, as real processes."""
 
-    def __init__(self, tmp: Path, tools: str = "arithmetic,minesweeper", master_args: tuple[str, ...] = ()):
+    def __init__(self, tmp: Path, tools: str = "arithmetic,minesweeper", master_args: tuple[str, ...] = (),
+                 token: str | None = TOKEN):
         self.tmp, self.port = tmp, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": TOKEN}
+        self.env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": token or ""}
         self.procs = [self._spawn("master", ["master", "--port", str(self.port), "--heartbeat-interval", "0.25",
                                              *master_args])]
         wait_for(lambda: call(f"{self.url}/health", timeout=1)[0] == 200, what="master /health")

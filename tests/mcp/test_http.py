@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import asyncio
+import urllib.error
+import urllib.request
 
 import orjson
 import pytest
@@ -222,3 +224,37 @@ def test_any_task_index_is_served_at_once(server):
 
     prompt = asyncio.run(run())
     assert prompt.messages[0].content.text == TaskSet("arithmetic", seed=1)[10**30]["prompt"][0]["content"]
+
+
+def test_a_tokenless_server_refuses_foreign_host_and_origin_headers(tmp_path):
+    """Without a token the master listens on loopback only; a page whose own name resolves to 127.0.0.1 (DNS
+    rebinding) still must not drive /mcp: Host and Origin must be loopback names."""
+    srv = Server(tmp_path, tools="arithmetic", token=None)
+    try:
+        url = srv.mcp_url(bootcamp="arithmetic", seed=7, index=3)
+        before = srv.health()["mcp"]
+        opening = orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+
+        def post(**headers):
+            req = urllib.request.Request(url, data=opening, method="POST", headers={
+                "Content-Type": "application/json", "Accept": "application/json, text/event-stream", **headers})
+            try:
+                with urllib.request.urlopen(req, timeout=10) as resp:
+                    return resp.status
+            except urllib.error.HTTPError as exc:
+                return exc.code
+
+        assert post(Host=f"rebind.example:{srv.port}") == 421
+        assert post(Origin="http://rebind.example") == 403
+        assert srv.health()["mcp"] == before  # nothing opened
+        assert post(Origin=f"http://localhost:{srv.port}") == 200
+
+        async def run():
+            async with mcp_client(url, token=None) as client:
+                return await solve_arithmetic(client)
+
+        identity = TaskSet("arithmetic", seed=7).identity(3)
+        assert ArithmeticRewardCalculator.verify_score(asyncio.run(run()), identity) == 1.0
+    finally:
+        srv.stop()
