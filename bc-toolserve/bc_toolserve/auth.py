@@ -125,11 +125,14 @@ class BearerAuth:
             return await self.app(scope, receive, send)
         if self.on_deny is not None:
             self.on_deny(status, kind)
-        await _deny(send, status, kind, message)
+        await _deny(send, status, kind, message, jsonrpc=scope["path"] == "/mcp")
 
 
-async def _deny(send, status: int, kind: str, message: str) -> None:
-    body = orjson.dumps({"error": {"type": kind, "message": message}})
+async def _deny(send, status: int, kind: str, message: str, jsonrpc: bool = False) -> None:
+    error = {"type": kind, "message": message}
+    if jsonrpc:  # MCP clients show a JSON-RPC error's message (ours keeps its "type" beside code and message)
+        error = {"code": -32001, "message": f"{kind}: {message}", "type": kind, "data": {"type": kind}}
+    body = orjson.dumps({"jsonrpc": "2.0", "id": None, "error": error} if jsonrpc else {"error": error})
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b"Bearer"))

@@ -87,6 +87,7 @@ def test_a_session_without_the_token_is_refused(server, token):
     with pytest.raises(Exception) as caught:  # the SDK reports a refused initialize as an MCPError
         asyncio.run(run())
     assert "MCPError" in flat(caught.value)
+    assert ("missing (or blank) Authorization" if token is None else "wrong token") in flat(caught.value)
     status, body = call(server.mcp_url(bootcamp="arithmetic", seed=0, index=0),
                         {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}, token=token)
     assert status == (401 if token is None else 403)
