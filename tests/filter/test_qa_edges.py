@@ -47,10 +47,12 @@ def test_ctrl_c_exits_130_and_publishes_nothing(tmp_path):
     deadline = time.monotonic() + 60  # wait until it runs (its temp output exists), not a fixed sleep
     while not list(tmp_path.iterdir()) and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    time.sleep(0.2)
+    time.sleep(0.5)  # settled in the blocking read of stdin
+    assert proc.poll() is None, proc.stderr.read().decode()
     proc.send_signal(signal.SIGINT)
+    time.sleep(0.2)  # stdin stays open until the signal has been taken (closing it would let the run finish)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err
+    assert proc.returncode == 130 and b"interrupted" in err and b"Traceback" not in err, (proc.returncode, err)
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
