@@ -40,8 +40,11 @@ def test_output_folder_is_a_usage_error(tmp_path):
 
 def test_ctrl_c_exits_130_and_publishes_nothing(tmp_path):
     out = tmp_path / "out.jsonl"
+    # as in a terminal: a shell without job control starts background jobs with SIGINT ignored, and Python
+    # (rightly) keeps an inherited SIG_IGN; the user's Ctrl-C reaches a process whose SIGINT is the default
     proc = subprocess.Popen([BC_FILTER, "--best-per-task", "-o", str(out)], stdin=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     proc.stdin.write(orjson.dumps(eval_run(n_tasks=1, samples=1)[0]) + b"\n")
     proc.stdin.flush()
     deadline = time.monotonic() + 60  # wait until it runs (its temp output exists), not a fixed sleep
