@@ -250,6 +250,30 @@ def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, A
             "function": {"name": name, "arguments": orjson.dumps(arguments).decode()}}
 
 
+def tool_reports(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
+    """(tool name, arguments, parsed JSON report) for every tool result in the conversation, in order; tool
+    replies that are not a JSON object (an error text) are skipped. What a policy reads back from JSON tools."""
+    import orjson
+
+    calls: dict[str, tuple[str, Any]] = {}
+    out = []
+    for msg in messages:
+        if msg.get("role") == "assistant":
+            for call in msg.get("tool_calls") or []:
+                fn = call.get("function") or {}
+                calls[call.get("id", "")] = (fn.get("name", ""), fn.get("arguments"))
+        elif msg.get("role") == "tool" and msg.get("tool_call_id") in calls:
+            name, arguments = calls[msg["tool_call_id"]]
+            try:
+                args = orjson.loads(arguments) if isinstance(arguments, (str, bytes)) else arguments
+                result = orjson.loads(msg.get("content") or "")
+            except orjson.JSONDecodeError:
+                continue  # an error text, not a report
+            if isinstance(args, dict) and isinstance(result, dict):
+                out.append((name, args, result))
+    return out
+
+
 # The seed's base-class names, so a seed bootcamp ports by changing its imports only.
 BaseInstructionGenerator = InstructionGenerator
 BaseRewardCalculator = RewardCalculator

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from bc_common.bootcamp import ReferencePolicy, tool_call
+from bc_common.bootcamp import ReferencePolicy, tool_call, tool_reports
 
 from .search import estimate_request, next_design, ranking, solved
 
@@ -18,27 +18,6 @@ WRONG = {"positive_thickness_um": 40, "positive_porosity": 0.5, "negative_thickn
 
 def answer_text(design: dict[str, Any]) -> str:
     return f"This design meets both targets in simulation.\n<answer>{orjson.dumps(design).decode()}</answer>"
-
-
-def tool_reports(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(tool name, arguments, parsed report) for every tool result in the conversation, in order."""
-    calls: dict[str, tuple[str, Any]] = {}
-    out = []
-    for msg in messages:
-        if msg.get("role") == "assistant":
-            for call in msg.get("tool_calls") or []:
-                fn = call.get("function") or {}
-                calls[call.get("id", "")] = (fn.get("name", ""), fn.get("arguments"))
-        elif msg.get("role") == "tool" and msg.get("tool_call_id") in calls:
-            name, arguments = calls[msg["tool_call_id"]]
-            try:
-                args = orjson.loads(arguments) if isinstance(arguments, (str, bytes)) else arguments
-                result = orjson.loads(msg.get("content") or "")
-            except orjson.JSONDecodeError:
-                continue  # an error text, not a report
-            if isinstance(args, dict) and isinstance(result, dict):
-                out.append((name, args, result))
-    return out
 
 
 class BatteryDesignPolicy(ReferencePolicy):

@@ -1,13 +1,11 @@
 """Grades the largest area: the last <answer>...</answer> of the final assistant message, an exact integer."""
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
+from bc_common.answer_blocks import last_tagged
 from bc_common.bootcamp import RewardCalculator
 from bc_common.safe_eval import parse_number
-
-_ANSWER = re.compile(r"<answer>([^<]{0,100})</answer>")
 
 
 class ContainerWaterRewardCalculator(RewardCalculator):
@@ -24,8 +22,7 @@ class ContainerWaterRewardCalculator(RewardCalculator):
 
     @staticmethod
     def extract_output(output_str: str) -> str | None:
-        found = _ANSWER.findall(output_str[-20000:])
-        return found[-1] if found else None
+        return last_tagged(output_str, max_length=100)
 
     @classmethod
     def _verify_correction(cls, extracted: str, identity: dict[str, Any], **kwargs: Any) -> bool:

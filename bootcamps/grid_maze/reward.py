@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, ClassVar
 
+from bc_common.answer_blocks import last_tagged
 from bc_common.bootcamp import RewardCalculator
 
 from .maze import decode, distances, walk
 
-_ANSWER = re.compile(r"<answer>([^<]{0,4000})</answer>")
 _MOVES = re.compile(r"[UDLRudlr](?:[\s,;]*[UDLRudlr])*")
 
 
@@ -28,10 +28,10 @@ class GridMazeRewardCalculator(RewardCalculator):
     @staticmethod
     def extract_output(output_str: str) -> str | None:
         """The moves of the last answer block as a string of U/D/L/R; None unless it holds moves only."""
-        found = _ANSWER.findall(output_str[-20000:])
-        if not found:
+        body = last_tagged(output_str, max_length=4000)
+        if body is None:
             return None
-        body = found[-1].strip()
+        body = body.strip()
         if not _MOVES.fullmatch(body):
             return None
         return re.sub(r"[\s,;]", "", body).upper()

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from bc_common.bootcamp import ReferencePolicy, tool_call
+from bc_common.bootcamp import ReferencePolicy, tool_call, tool_reports
 
 from .discovery import merge, plan_known, visible_obstacles
 
@@ -20,27 +20,6 @@ _OBSTACLE_KEYS = {"name", "shape", "pos", "size", "yaw"}
 def answer_text(waypoints: list[list[float]]) -> str:
     body = orjson.dumps({"waypoints": waypoints}).decode()
     return f"This path reaches the target without collisions.\n```json\n{body}\n```"
-
-
-def tool_reports(messages: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any], dict[str, Any]]]:
-    """(tool name, arguments, parsed result) for every tool result in the conversation, in order."""
-    calls: dict[str, tuple[str, Any]] = {}
-    out = []
-    for msg in messages:
-        if msg.get("role") == "assistant":
-            for call in msg.get("tool_calls") or []:
-                fn = call.get("function") or {}
-                calls[call.get("id", "")] = (fn.get("name", ""), fn.get("arguments"))
-        elif msg.get("role") == "tool" and msg.get("tool_call_id") in calls:
-            name, arguments = calls[msg["tool_call_id"]]
-            try:
-                args = orjson.loads(arguments) if isinstance(arguments, (str, bytes)) else arguments
-                result = orjson.loads(msg.get("content") or "")
-            except orjson.JSONDecodeError:
-                continue  # an error text, not a report
-            if isinstance(args, dict) and isinstance(result, dict):
-                out.append((name, args, result))
-    return out
 
 
 def learned_obstacles(reports: list[tuple[str, dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:
