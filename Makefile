@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup setup-verl setup-report demo test test-fast test-real-server bench lint clean
+.PHONY: setup setup-verl setup-report demo test test-fast test-real-server test-interop test-adapters-full test-ray-full bootcamp-table rg-reclassify rc-reclassify curriculum bench lint clean
 
 setup: $(VENV)/.installed
 
@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml setup.py
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance), and the mcp extra
 # (bc-toolserve's MCP endpoint and its tests).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,reasoning-gym,mcp]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,reasoning-gym,reasoning-core,textarena,mcp,tokens,ray]'
 
 # bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
 setup-report: $(VENV)/.installed-report
@@ -30,8 +30,12 @@ $(VENV)/.installed-report: $(VENV)/.installed
 demo: setup-report
 	@bash scripts/demo.sh
 
+# TEST_WORKERS pytest-xdist processes (most tests wait on subprocesses, servers and sandboxes, so two workers keep a
+# 2-core machine busy); a bootcamp's conformance checks stay on one worker (--dist loadgroup). TEST_WORKERS=0: serial
+TEST_WORKERS ?= 2
+
 test: setup
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=40
 
 test-fast: setup
 	$(BIN)/pytest -m "not slow"
@@ -42,6 +46,78 @@ test-fast: setup
 test-real-server: setup
 	VENV=$(VENV) bash scripts/real_server_test.sh
 
+# our bootcamps inside verifiers 0.4 and OpenEnv 0.10 (bc_common.interop; docs/interop-*.md), each tested against the
+# real peer. Each peer pins its own openai, mcp, pydantic and fastapi (verifiers: mcp==2.0.0, openai<3; OpenEnv:
+# fastmcp 3 with mcp 1.x, openai 3, gradio), so each has a virtualenv of its own. Those are built once per (our
+# dependencies, the peers' pins, Python) under BC_CACHE_DIR, outside the clone like test-real-server's build (pip
+# keeps no download cache here: a build is 4-8 min a peer on 2 cores), then only re-pointed at this clone (an
+# editable install without dependencies). The import check: a peer that failed to install fails, never skips.
+BC_CACHE_DIR ?= $(HOME)/.cache/bootcamp-harness
+INTEROP_KEY = $(shell $(PYTHON) -c 'import hashlib, json, sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; o = p["optional-dependencies"]; print(hashlib.sha256(json.dumps([sys.version_info[:2], p["dependencies"], o["dev"], o["verifiers"], o["openenv"]]).encode()).hexdigest()[:12])')
+INTEROP_VENVS = $(BC_CACHE_DIR)/interop-$(INTEROP_KEY)
+
+test-interop:
+	@set -e; for peer in verifiers openenv; do \
+	  venv="$(INTEROP_VENVS)/$$peer"; \
+	  if [ ! -f "$$venv/.installed" ]; then \
+	    echo "building $$venv (once)"; rm -rf "$$venv"; $(PYTHON) -m venv "$$venv"; \
+	    "$$venv/bin/pip" install -q ".[dev,$$peer]"; touch "$$venv/.installed"; \
+	  fi; \
+	  "$$venv/bin/pip" install -q --no-deps -e .; \
+	done
+	$(INTEROP_VENVS)/verifiers/bin/python -c 'import verifiers.v1, bc_verifiers'
+	$(INTEROP_VENVS)/verifiers/bin/pytest tests/interop/test_verifiers.py --durations=5
+	$(INTEROP_VENVS)/openenv/bin/python -c 'import openenv.core, bc_common.interop.openenv_env'
+	$(INTEROP_VENVS)/openenv/bin/pytest tests/interop/test_openenv.py --durations=5
+
+# the conformance suite (attack and signal checks) on every rg/<dataset> and rc/<task>, withheld ones included (CI
+# samples them)
+test-adapters-full: setup-verl
+	BC_ADAPTERS_FULL=1 BC_INCLUDE_KNOWN_ISSUES=1 $(BIN)/pytest tests/bootcamps/test_conformance.py -q -k 'rg/ or rc/'
+
+# the acceptance size of the Ray tool-worker test (1,000 sessions x 10 calls; CI runs 200 x 10) and the scale recipes
+test-ray-full: setup-verl
+	BC_RAY_FULL=1 $(BIN)/pytest -p no:xdist tests/toolserve/test_ray_workers.py tests/scale -q -s
+
+# the measured table of docs/bootcamps.md: reference / noisy / baselines per bootcamp and group, distinct rate, rows/s
+bootcamp-table: setup
+	$(PY) scripts/bootcamp_table.py
+
+# which rg datasets are withheld by default: every check on every dataset, then bootcamps/rg/withheld.py
+rg-reclassify: setup
+	rm -f runs/rg-reclassify.jsonl && mkdir -p runs
+	for d in $$($(PY) -c 'from bootcamps.rg.datasets import names; print(" ".join(names()))'); do \
+	  timeout 900 $(PY) scripts/rg_reclassify.py measure $$d >> runs/rg-reclassify.jsonl \
+	    || echo "{\"dataset\": \"$$d\", \"seconds\": 900, \"failures\": {\"time\": \"the suite did not finish in 900 s\"}}" >> runs/rg-reclassify.jsonl; \
+	done
+	$(PY) scripts/rg_reclassify.py write runs/rg-reclassify.jsonl
+
+# which rc tasks are withheld by default: every check on every task, then bootcamps/rc/withheld.py
+rc-reclassify: setup
+	rm -f runs/rc-reclassify.jsonl && mkdir -p runs
+	for t in $$($(PY) -c 'from bootcamps.rc.tasks import roster; print(" ".join(roster()))'); do \
+	  timeout 900 $(PY) scripts/rc_reclassify.py measure $$t >> runs/rc-reclassify.jsonl \
+	    || echo "{\"task\": \"$$t\", \"seconds\": 900, \"failures\": {\"time\": \"the suite did not finish in 900 s\"}}" >> runs/rc-reclassify.jsonl; \
+	done
+	$(PY) scripts/rc_reclassify.py write runs/rc-reclassify.jsonl
+
+# the curriculum loop: bc-gen | bc-eval | bc-gen --curriculum, ROUNDS times (MODEL, BOOTCAMP, N, BAND to taste)
+BOOTCAMP ?= arithmetic
+MODEL ?= builtin:noisy
+ROUNDS ?= 3
+N ?= 100
+BAND ?= 0.2:0.8
+CURRICULUM_DIR ?= runs/curriculum
+curriculum: setup
+	mkdir -p $(CURRICULUM_DIR)
+	$(BIN)/bc-gen $(BOOTCAMP) -n $(N) --seed 0 -o $(CURRICULUM_DIR)/tasks-0.jsonl
+	@for r in $$(seq 0 $$(($(ROUNDS) - 1))); do \
+	  $(BIN)/bc-eval $(CURRICULUM_DIR)/tasks-$$r.jsonl --model $(MODEL) -o $(CURRICULUM_DIR)/eval-$$r.jsonl -q \
+	    --summary $(CURRICULUM_DIR)/summary-$$r.json || exit 1; \
+	  $(BIN)/bc-gen $(BOOTCAMP) --curriculum $(CURRICULUM_DIR)/eval-$$r.jsonl --band $(BAND) -n $(N) \
+	    --seed $$((r + 1)) -o $(CURRICULUM_DIR)/tasks-$$((r + 1)).jsonl || exit 1; \
+	done
+
 bench: setup
 	@for b in bench/*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
@@ -49,4 +125,4 @@ lint: setup
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache runs/demo
+	rm -rf $(VENV) build *.egg-info .pytest_cache runs/demo runs/curriculum

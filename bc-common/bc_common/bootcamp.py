@@ -1,8 +1,11 @@
-"""The bootcamp contract: the four base classes users subclass, the reference policy, and the manifest.
+"""The bootcamp contract in one import: the four base classes users subclass, the reference policy, the
+manifest and the reply types (docs/authoring.md).
 
-Names and signatures follow the seed (InternBootcamp) so existing bootcamps port with little change; the seed's
-class names (`BaseInstructionGenerator`, `BaseRewardCalculator`, `BaseTool`, `BaseInteraction`) are aliases.
-Randomness comes only from `self.rng`, which the framework seeds for every record.
+The generator, the verifier and the reference policy are defined here; `Tool` (`bc_common.tool`), `Interaction`
+(`bc_common.interaction`), the manifest (`bc_common.manifest`) and `ToolResult` / `InteractionReply`
+(`bc_common.types`) are re-exported. Names and signatures follow the seed (InternBootcamp) so existing bootcamps
+port with little change; the seed's class names (`BaseInstructionGenerator`, `BaseRewardCalculator`, `BaseTool`,
+`BaseInteraction`) are aliases. Randomness comes only from `self.rng`, which the framework seeds for every record.
 """
 from __future__ import annotations
 
@@ -12,7 +15,21 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .config import build_dataclass
-from .seeding import RecordRandom, new_instance_id
+from .interaction import Interaction
+from .manifest import (
+    Baseline,
+    Bootcamp,
+    Group,
+    Unavailable,
+    include_known_issues,
+    missing_extra,
+    missing_modules,
+    withheld,
+)
+from .seats import SeatedGame, SeatOutcome
+from .seeding import RecordRandom
+from .tool import Tool
+from .types import InteractionReply, ToolResult
 from .verify_kwargs import split_verify_kwargs
 
 
@@ -134,98 +151,6 @@ def final_assistant_text(messages: list[dict[str, Any]]) -> str:
     return ""
 
 
-class Tool:
-    """A tool the model may call. State lives per instance (one per trajectory) and survives across calls.
-
-    `tool_schema` is the OpenAI function schema `{type: function, function: {name, description, parameters}}`,
-    declared on the class (a seed-format YAML may pass another). Arguments are validated against it before
-    `execute` is called. Step rewards must not be positive for merely calling a tool.
-    """
-
-    tool_schema: dict[str, Any] = {}
-    default_config: ClassVar[dict[str, Any]] = {}
-
-    def __init__(self, config: dict[str, Any] | None = None, tool_schema: dict[str, Any] | None = None):
-        self.config = {**self.default_config, **(config or {})}
-        self.tool_schema = tool_schema or dict(type(self).tool_schema or {})
-        self.name = self.tool_schema.get("function", {}).get("name") or type(self).__name__
-        self._instances: dict[str, dict[str, Any]] = {}
-
-    def get_openai_tool_schema(self) -> dict[str, Any]:
-        return self.tool_schema
-
-    async def create(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
-                     **kwargs: Any) -> str:
-        """Start an instance for one trajectory; returns its id. Override `setup_state` for custom state."""
-        instance_id = instance_id or new_instance_id()
-        self._instances[instance_id] = self.setup_state(identity or {}, **kwargs)
-        return instance_id
-
-    def setup_state(self, identity: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        """Initial per-instance state. Default: the identity and an empty call log."""
-        return {"identity": identity, "calls": 0}
-
-    def state(self, instance_id: str) -> dict[str, Any]:
-        """The state of a live instance (KeyError names the id if it was never created or is released)."""
-        try:
-            return self._instances[instance_id]
-        except KeyError:
-            raise KeyError(f"no live instance {instance_id!r} of tool {self.name!r}") from None
-
-    async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
-        """Run one call. Returns (text for the model, step reward <= 0 unless earned, metrics)."""
-        raise NotImplementedError
-
-    async def calc_reward(self, instance_id: str, **kwargs: Any) -> float:
-        """A trajectory-level tool reward (default 0)."""
-        return 0.0
-
-    async def release(self, instance_id: str, **kwargs: Any) -> None:
-        """Free the instance. Idempotent."""
-        self._instances.pop(instance_id, None)
-
-
-class Interaction:
-    """The environment's voice between turns: feedback, an opponent's move, a decision.
-
-    `generate_response` returns (terminate, text, turn_score, extra); the text is sent as a user message.
-    `name` (the row's `interaction_kwargs.name`) and `default_config` are declared on the class.
-    """
-
-    name: str = ""
-    default_config: ClassVar[dict[str, Any]] = {}
-
-    def __init__(self, config: dict[str, Any] | None = None):
-        self.config = {**self.default_config, **(config or {})}
-        self.name = self.config.get("name") or type(self).name or type(self).__name__
-        self._instances: dict[str, dict[str, Any]] = {}
-
-    def state(self, instance_id: str) -> dict[str, Any]:
-        """The state of a live instance (`{"identity", "turn_scores", ...}`); KeyError names the id."""
-        try:
-            return self._instances[instance_id]
-        except KeyError:
-            raise KeyError(f"no live instance {instance_id!r} of interaction {self.name!r}") from None
-
-    async def start_interaction(self, instance_id: str | None = None, identity: dict[str, Any] | None = None,
-                                **kwargs: Any) -> str:
-        instance_id = instance_id or new_instance_id()
-        self._instances[instance_id] = {"identity": identity or {}, "turn_scores": []}
-        return instance_id
-
-    async def generate_response(self, instance_id: str, messages: list[dict[str, Any]],
-                                **kwargs: Any) -> tuple[bool, str, float, dict[str, Any]]:
-        raise NotImplementedError
-
-    async def calculate_score(self, instance_id: str, **kwargs: Any) -> float:
-        """Default: the last turn score recorded in the instance state (0 when none)."""
-        scores = self._instances.get(instance_id, {}).get("turn_scores") or [0.0]
-        return float(scores[-1])
-
-    async def finalize_interaction(self, instance_id: str, **kwargs: Any) -> None:
-        self._instances.pop(instance_id, None)
-
-
 class ReferencePolicy:
     """A policy that solves an instance through the same tool-call protocol a model uses.
 
@@ -237,6 +162,8 @@ class ReferencePolicy:
     def __init__(self, identity: dict[str, Any], tools: list[str] | None = None):
         self.identity = identity
         self.tools = list(tools or [])
+        # a stream keyed by (task, sample, turn), set by the built-in models before `respond` (random play)
+        self.rng: random.Random = random.Random(0)
 
     def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
         raise NotImplementedError
@@ -280,8 +207,7 @@ BaseRewardCalculator = RewardCalculator
 BaseTool = Tool
 BaseInteraction = Interaction
 
-from .manifest import Bootcamp, Group, Unavailable, missing_extra  # noqa: E402  (re-exported: one import for authors)
-
-__all__ = ["InstructionGenerator", "RewardCalculator", "Tool", "Interaction", "ReferencePolicy", "Bootcamp",
-           "Group", "Unavailable", "missing_extra", "tool_call", "final_assistant_text", "assistant_texts",
+__all__ = ["InstructionGenerator", "RewardCalculator", "Tool", "Interaction", "ReferencePolicy", "Bootcamp", "Baseline",
+           "Group", "Unavailable", "missing_extra", "missing_modules", "withheld", "include_known_issues", "tool_call", "tool_reports",
+           "final_assistant_text", "assistant_texts", "ToolResult", "InteractionReply", "SeatedGame", "SeatOutcome",
            "BaseInstructionGenerator", "BaseRewardCalculator", "BaseTool", "BaseInteraction"]

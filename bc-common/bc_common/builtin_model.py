@@ -1,8 +1,11 @@
-"""Built-in models (no network, no key): each bootcamp's reference policy, played through the same loop.
+"""Built-in models (no network, no key): each bootcamp's reference policy and declared baselines, played
+through the same loop.
 
 `builtin:reference` answers as the policy does; `builtin:noisy` answers a turn wrongly with probability
 `error_rate`, drawn from `rng_for(task_id, sample, turn)` so every run of the same tasks is identical; a `seed`
 parameter keys a different (equally reproducible) stream, for independent noisy runs of the same tasks.
+`builtin:baseline/NAME` plays the bootcamp's declared baseline NAME (`builtin:random` is `builtin:baseline/random`);
+its policy's `rng` is keyed by (task, sample, turn, name) and the `seed` parameter the same way.
 """
 from __future__ import annotations
 
@@ -10,15 +13,19 @@ import time
 from typing import Any
 
 from .environment import identity_of
-from .errors import ConfigError, RegistryError
+from .errors import BcError, ConfigError, RegistryError, raised_at
 from .model import ModelReply, ModelRequest
 from .seeding import rng_for
 
-KINDS = ("reference", "noisy")
+KINDS = ("reference", "noisy", "random", "baseline/NAME")
 
 
 def is_builtin(model: str) -> bool:
     return model.startswith("builtin:")
+
+
+class PolicyError(BcError):
+    """A reference or baseline policy raised: names its class and the bootcamp's line that raised."""
 
 
 class BuiltinModel:
@@ -27,7 +34,8 @@ class BuiltinModel:
 
     def __init__(self, model: str, params: dict[str, Any] | None = None):
         kind = model.split(":", 1)[1]
-        if kind not in KINDS:
+        self.baseline = baseline_name(kind)
+        if kind not in ("reference", "noisy") and self.baseline is None:
             raise ConfigError(f"unknown built-in model {model!r}; choose one of "
                               + ", ".join(f"builtin:{k}" for k in KINDS))
         params = dict(params or {})
@@ -43,13 +51,32 @@ class BuiltinModel:
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         started = time.perf_counter()
-        if request.policy is None:
-            raise RegistryError(f"bootcamp of {request.task.get('data_source')!r} has no reference policy")
-        identity = identity_of(request.task)
-        policy = request.policy(identity, tools=[t["function"]["name"] for t in request.tools])
-        wrong = self.error_rate > 0 and rng_for(request.task_id, request.sample, request.turn,
-                                                "noisy", *self.seed_key).random() < self.error_rate
-        message = dict(policy.respond(request.messages, wrong=wrong))
+        identity = request.identity if request.identity is not None else identity_of(request.task)
+        tools = [t["function"]["name"] for t in request.tools]
+        if self.baseline is not None:
+            policy_class = request.baselines.get(self.baseline)
+            if policy_class is None:
+                declared = ", ".join(sorted(request.baselines)) or "none"
+                raise RegistryError(f"bootcamp of {request.task.get('data_source')!r} declares no baseline "
+                                    f"{self.baseline!r} (declared: {declared})")
+            policy = policy_class(identity, tools=tools)
+            policy.rng = rng_for(request.task_id, request.sample, request.turn, "baseline", self.baseline,
+                                 *self.seed_key)
+            wrong = False
+        else:
+            if request.policy is None:
+                raise RegistryError(f"bootcamp of {request.task.get('data_source')!r} has no reference policy")
+            policy = request.policy(identity, tools=tools)
+            policy.rng = rng_for(request.task_id, request.sample, request.turn, "policy", *self.seed_key)
+            wrong = self.error_rate > 0 and rng_for(request.task_id, request.sample, request.turn,
+                                                    "noisy", *self.seed_key).random() < self.error_rate
+        try:
+            message = dict(policy.respond(request.messages, wrong=wrong))
+        except Exception as exc:  # name the bootcamp's class and line, not just ZeroDivisionError
+            cls = type(policy)
+            raise PolicyError(f"{'baseline ' + repr(self.baseline) if self.baseline else 'reference policy'} "
+                              f"{cls.__module__}.{cls.__qualname__}.respond failed at "
+                              f"{raised_at(exc, cls.__module__)}: {type(exc).__name__}: {exc}") from exc
         message.setdefault("content", "")
         if message["content"] is None:
             message["content"] = ""
@@ -66,9 +93,29 @@ class BuiltinModel:
     async def check(self) -> str:
         return f"builtin:{self.kind} needs no endpoint"
 
+    def policy_available(self, env: Any) -> str | None:
+        """Why this built-in model cannot play `env`'s tasks (no reference policy, no such baseline), else None."""
+        if self.baseline is not None:
+            if self.baseline not in env.baselines:
+                declared = ", ".join(sorted(env.baselines)) or "none"
+                return f"{env.data_source} declares no baseline {self.baseline!r} (declared: {declared})"
+            return None
+        if env.policy is None:
+            return f"{env.data_source} has no reference policy for the built-in models"
+        return None
+
     async def aclose(self) -> None:
         pass
 
+
+
+def baseline_name(kind: str) -> str | None:
+    """The baseline a built-in kind plays (`random` -> `random`, `baseline/greedy` -> `greedy`), else None."""
+    if kind == "random":
+        return "random"
+    if kind.startswith("baseline/") and kind[len("baseline/"):]:
+        return kind[len("baseline/"):]
+    return None
 
 
 def _chars(content: Any) -> int:
@@ -78,6 +125,15 @@ def _chars(content: Any) -> int:
         return sum(len(str(p.get("text") or "")) if p.get("type") == "text" else 1024
                    for p in content if isinstance(p, dict))
     return len(str(content or ""))
+
+
+async def baseline_trajectory(task: dict[str, Any], env: Any, name: str, *, limits: Any = None,
+                              sample: int = 0) -> dict[str, Any]:
+    """The trajectory record of the bootcamp's declared baseline `name` on `task` (the rollout loop bc-eval runs)."""
+    from .rollout import run_trajectory
+
+    model_name = f"builtin:baseline/{name}"
+    return await run_trajectory(task, sample, BuiltinModel(model_name), env, model_name=model_name, limits=limits)
 
 
 async def reference_trajectory(task: dict[str, Any], env: Any, *, wrong: bool = False, limits: Any = None,

@@ -17,11 +17,11 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
-from .errors import RegistryError
+from .classes import bootcamp_packages
+from .errors import BcError, RegistryError, raised_at
+from .extension_points import BOOTCAMPS_GROUP as GROUP
+from .extension_points import BUILTIN_COLLECTION as BUILTIN
 from .manifest import Bootcamp, Unavailable
-
-GROUP = "bc.bootcamps"
-BUILTIN = "bootcamps"  # the collection package shipped with the harness
 
 Manifest = Bootcamp | Unavailable
 
@@ -34,6 +34,7 @@ class Source:
     origin: str  # "bootcamps/arithmetic (bootcamp-harness 0.1.0)"
     load: Callable[[], Any]
     module: str = ""  # the package that holds the bootcamp, for reverse look-ups
+    distribution: str = ""  # the installed distribution that provides it ("" for a source tree)
 
 
 def _dist_label(ep: Any) -> str:
@@ -41,7 +42,12 @@ def _dist_label(ep: Any) -> str:
     return f"{dist.name} {dist.version}" if dist is not None else "not installed"
 
 
-def _collection_sources(package: str, label: str) -> list[Source]:
+def _dist_name(ep: Any) -> str:
+    dist = getattr(ep, "dist", None)
+    return dist.name if dist is not None else ""
+
+
+def _collection_sources(package: str, label: str, distribution: str = "") -> list[Source]:
     """One source per sub-package of `package` (nothing of theirs is imported)."""
     try:
         module = importlib.import_module(package)
@@ -56,7 +62,7 @@ def _collection_sources(package: str, label: str) -> list[Source]:
             continue
         sub = f"{package}.{info.name}"
         out.append(Source(info.name, f"{package.replace('.', '/')}/{info.name} ({label})",
-                          functools.partial(_load_folder, sub, info.name), sub))
+                          functools.partial(_load_folder, sub, info.name), sub, distribution))
     return out
 
 
@@ -65,6 +71,9 @@ def _load_folder(module_name: str, folder: str) -> Any:
         module = importlib.import_module(module_name)
     except ImportError as exc:
         raise RegistryError(f"bootcamp {folder!r} ({module_name}) failed to import: {exc}") from None
+    except Exception as exc:  # a manifest that refuses itself (bad limits, a duplicate group): name its line
+        what = "" if isinstance(exc, BcError) else f"bootcamp {folder!r} failed to load: {type(exc).__name__}: "
+        raise RegistryError(f"{raised_at(exc, module_name)}: {what}{exc}") from None
     if hasattr(module, "collection"):
         return module.collection
     if not hasattr(module, "bootcamp"):
@@ -84,13 +93,14 @@ def sources() -> dict[str, list[Source]]:
             continue
         label = f"{_dist_label(ep)}, entry point {ep.name} = {ep.value}"
         if ":" in ep.value:
-            src = Source(ep.name, f"{ep.value} ({_dist_label(ep)})", ep.load, ep.value.partition(":")[0])
+            src = Source(ep.name, f"{ep.value} ({_dist_label(ep)})", ep.load, ep.value.partition(":")[0],
+                         _dist_name(ep))
             found.setdefault(ep.name, []).append(src)
             continue
         if ep.value in collections:
             continue
         collections.add(ep.value)
-        for src in _collection_sources(ep.value, label):
+        for src in _collection_sources(ep.value, label, _dist_name(ep)):
             found.setdefault(src.name, []).append(src)
     if BUILTIN not in collections and not only:  # a source checkout that was never installed
         try:
@@ -115,7 +125,7 @@ def _source(name: str) -> Source:
     return claims[0]
 
 
-def _checked(obj: Any, name: str, origin: str) -> Manifest:
+def _checked(obj: Any, name: str, origin: str, distribution: str = "") -> Manifest:
     if callable(obj) and not isinstance(obj, (Bootcamp, Unavailable, type)):
         obj = obj()
     if not isinstance(obj, (Bootcamp, Unavailable)):
@@ -125,6 +135,8 @@ def _checked(obj: Any, name: str, origin: str) -> Manifest:
                             "(the folder or entry-point name is the bootcamp's name; drop name= or make them agree)")
     obj.name = name
     obj.source = origin
+    if isinstance(obj, Unavailable) and distribution:
+        obj.distribution = distribution
     if isinstance(obj, Bootcamp):
         gen_name = getattr(obj.generator, "name", "") if obj.generator else ""
         if gen_name and gen_name != name:
@@ -151,11 +163,11 @@ def load(name: str) -> Manifest:
             raise
         except KeyError:
             raise RegistryError(f"unknown bootcamp {key!r} in collection {head!r} ({src.origin})") from None
-        return _checked(inner, key, f"{src.origin}: {rest}")
+        return _checked(inner, key, f"{src.origin}: {rest}", src.distribution)
     if hasattr(obj, "load") and hasattr(obj, "names"):
         raise RegistryError(f"{key!r} is a collection ({src.origin}): name one of its bootcamps, e.g. "
                             f"{key}/{next(iter(obj.names()), 'NAME')}")
-    return _checked(obj, key, src.origin)
+    return _checked(obj, key, src.origin, src.distribution)
 
 
 def get_bootcamp(name: str) -> Bootcamp:
@@ -201,3 +213,4 @@ def clear_cache() -> None:
     """Forget discovered bootcamps (tests that install or create bootcamps at run time)."""
     sources.cache_clear()
     load.cache_clear()
+    bootcamp_packages.cache_clear()

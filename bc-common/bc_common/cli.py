@@ -1,33 +1,56 @@
-"""What every command shares: one error path and the exit codes.
+"""What every command shares: one exit path and one table of exit codes.
 
-Exit codes: 0 success; 1 runtime failure; 2 bad input, bad config, bad usage or an output that cannot be
-written; 130 interrupted (SIGINT or SIGTERM: temp files are removed, nothing half-written is published).
-Every error is one line on stderr, `PROG: error: MESSAGE`; no traceback unless BC_DEBUG=1.
+Every tool's command is a `BcCommand` (or `BcGroup`): errors, interrupts, a broken pipe and a full disk all end in
+`report()`, which prints one line on stderr, `PROG: error: MESSAGE` (no traceback unless BC_DEBUG=1), and
+returns the code from `EXIT_CODES`. Tool modules install no signal handler and catch no BaseException of their own.
 
     @click.command("bc-filter", cls=BcCommand)
     def cli(...): ...
 """
 from __future__ import annotations
 
-import functools
-import math
+import errno
 import os
 import signal
 import sys
+import textwrap
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NamedTuple
 
 import click
 
-from .errors import BcError
+from .errors import BcError, RecordKindError
 
-F = TypeVar("F", bound=Callable[..., Any])
 
-EXIT_CODES_HELP = "Exit codes: 0 ok, 1 failure, 2 bad input/config/usage or unwritable output, 130 interrupted."
+class ExitCode(NamedTuple):
+    code: int
+    meaning: str
+
+
+EXIT_CODES = (
+    ExitCode(0, "ok"),
+    ExitCode(1, "failure"),
+    ExitCode(2, "bad input, config or usage, or an output that cannot be written (missing folder, no permission, "
+                "disk full)"),
+    ExitCode(3, "bc-train --check: verl is not installed"),
+    ExitCode(130, "interrupted by SIGINT or SIGTERM (nothing half-written is published)"),
+)
+EXIT_CODES_HELP = "Exit codes: " + "; ".join(f"{e.code} {e.meaning}" for e in EXIT_CODES) + "."
+"""The one exit-code line: every `--help` epilog ends with it and README.md quotes it (a test checks both)."""
+EXIT_CODES_EPILOG = "\b\n" + textwrap.fill(EXIT_CODES_HELP, 100, break_on_hyphens=False)
+
+OK, FAILURE, BAD_INPUT, EXTRA_MISSING, INTERRUPTED = (e.code for e in EXIT_CODES)
+
+# errno values of a write that cannot succeed however often it is retried: the output is unusable
+_OUTPUT_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS}
 
 _owner_pid = 0
+
+
+class PipeClosed(Exception):
+    """The reader of stdout went away (`| head`). Carries a BrokenPipeError past click, which would exit 1."""
 
 
 def _interrupt(signum: int, frame: Any) -> None:
@@ -48,36 +71,40 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, _interrupt)
 
 
-def report(exc: BaseException, prog: str) -> int:
+def report(exc: BaseException, prog: str, interrupted_note: str = "") -> int:
     """Print `exc` the shared way and return its exit code (the one place that maps errors to codes)."""
     if isinstance(exc, click.exceptions.Exit):
         return exc.exit_code
     if isinstance(exc, (click.Abort, KeyboardInterrupt)):
-        _say(f"{prog}: interrupted")
-        return 130
+        _say(f"{prog}: interrupted{'; ' + interrupted_note if interrupted_note else ''}")
+        return INTERRUPTED
     if isinstance(exc, click.UsageError):
         _say(f"{prog}: error: {exc.format_message()}\nTry '{prog} --help' for help.")
-        return 2
+        return BAD_INPUT
     if isinstance(exc, click.ClickException):
         _say(f"{prog}: error: {exc.format_message()}")
+        return exc.exit_code
+    if isinstance(exc, RecordKindError):
+        _say(f"{prog}: error: {exc.read_by(prog)}")
         return exc.exit_code
     if isinstance(exc, BcError):
         _say(f"{prog}: error: {exc}")
         return exc.exit_code
-    if isinstance(exc, BrokenPipeError):  # the reader went away (`| head`): stop quietly
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
-        return 0
-    if isinstance(exc, OSError):  # a path we were given cannot be opened or written
-        where = f"{exc.filename}: " if exc.filename else ""
-        _say(f"{prog}: error: {where}{exc.strerror or exc}")
-        return 2 if exc.filename else 1
+    if isinstance(exc, (BrokenPipeError, PipeClosed)):  # the reader went away (`| head`): stop quietly
+        _silence_stdout()
+        return OK
+    if isinstance(exc, OSError) and (exc.filename or exc.errno in _OUTPUT_ERRNOS):
+        # a path we were given cannot be opened, or an output cannot be written (`> /dev/full`)
+        _silence_stdout()  # else the interpreter's last flush of stdout fails again, with a traceback
+        _say(f"{prog}: error: {exc.filename or 'output'}: {exc.strerror or exc}")
+        return BAD_INPUT
+    if isinstance(exc, OSError):
+        _say(f"{prog}: error: {exc.strerror or exc}")
+        return FAILURE
     if os.environ.get("BC_DEBUG"):
         traceback.print_exception(exc)
     _say(f"{prog}: error: internal error: {type(exc).__name__}: {exc} (BC_DEBUG=1 shows the traceback)")
-    return 1
+    return FAILURE
 
 
 def _say(text: str) -> None:
@@ -87,7 +114,15 @@ def _say(text: str) -> None:
         pass
 
 
-def run_guarded(fn: Callable[[], Any], prog: str) -> int:
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, dropping what is buffered, so nothing more is written where writing failed."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def run_guarded(fn: Callable[[], Any], prog: str, interrupted_note: str = "") -> int:
     """Call `fn()` with SIGTERM handled; return its exit code (an int result, else 0) or the error's."""
     stop_on_sigterm()
     try:
@@ -95,74 +130,60 @@ def run_guarded(fn: Callable[[], Any], prog: str) -> int:
     except SystemExit as exc:
         if isinstance(exc.code, str):  # sys.exit("message"): Python's own convention
             _say(exc.code)
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        result = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except BaseException as exc:  # noqa: BLE001 — every error goes through the one mapping above
-        return report(exc, prog)
+        return report(exc, prog, interrupted_note)
+    try:
+        _flush_stdout()  # a full disk shows here for small outputs, while the error path can still report it
+    except BaseException as exc:  # noqa: BLE001
+        return report(exc, prog, interrupted_note)
     return result if isinstance(result, int) else 0
 
 
-class BcCommand(click.Command):
-    """A click command with the shared error path: `@click.command("bc-x", cls=BcCommand)`.
-
-    Run as a script (standalone mode) it never shows a traceback and exits with the documented code;
-    called with `standalone_mode=False` it raises as click does.
-    """
-
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        prog = prog_name or self.name or "bc"
-        code = run_guarded(lambda: super(BcCommand, self).main(args, prog, complete_var, standalone_mode=False,
-                                                               **extra), prog)
-        sys.exit(code)
+def _flush_stdout() -> None:
+    if sys.stdout is not None and not sys.stdout.closed:
+        sys.stdout.flush()
 
 
-class BcGroup(click.Group):
-    """`BcCommand` for command groups (bc-toolserve)."""
+class ExitPath:
+    """The shared exit path of `BcCommand` and `BcGroup`: in standalone mode (a script) every error ends in
+    `report()` and the documented code; with `standalone_mode=False` errors are raised as click does. Every
+    help epilog ends with `EXIT_CODES_HELP`; `interrupted_note` (e.g. "rerun with --resume") follows
+    "PROG: interrupted"."""
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        prog = prog_name or self.name or "bc"
-        code = run_guarded(lambda: super(BcGroup, self).main(args, prog, complete_var, standalone_mode=False,
-                                                             **extra), prog)
-        sys.exit(code)
+    def __init__(self, *args: Any, interrupted_note: str = "", **kwargs: Any) -> None:
+        epilog = (kwargs.get("epilog") or "").rstrip()
+        kwargs["epilog"] = f"{epilog}\n\n{EXIT_CODES_EPILOG}" if epilog else EXIT_CODES_EPILOG
+        self.interrupted_note = interrupted_note
+        super().__init__(*args, **kwargs)
 
-
-def report_errors(prog: str) -> Callable[[F], F]:
-    """The shared error path as a decorator, for a plain function used as a command body."""
-
-    def wrap(fn: F) -> F:
-        @functools.wraps(fn)
-        def inner(*args: Any, **kwargs: Any) -> Any:
-            stop_on_sigterm()
-            try:
-                return fn(*args, **kwargs)
-            except SystemExit:
-                raise
-            except BaseException as exc:  # noqa: BLE001
-                sys.exit(report(exc, prog))
-
-        return inner  # type: ignore[return-value]
-
-    return wrap
-
-
-class FiniteFloat(click.ParamType):
-    """A float option that refuses nan and ±inf (a threshold of nan would silently drop every row)."""
-
-    name = "number"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:
-            number = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number", param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{value!r} is not a finite number", param, ctx)
-        return number
+            return super().make_context(*args, **kwargs)  # type: ignore[misc]
+        except BrokenPipeError as exc:  # `--help | head -c0`
+            raise PipeClosed() from exc
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)  # type: ignore[misc]
+        except BrokenPipeError as exc:
+            raise PipeClosed() from exc
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        run = super().main  # type: ignore[misc]
+        if not standalone_mode:
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        prog = prog_name or self.name or "bc"  # type: ignore[attr-defined]
+        sys.exit(run_guarded(lambda: run(args, prog, complete_var, standalone_mode=False, **extra), prog,
+                             self.interrupted_note))
 
 
-FINITE_FLOAT = FiniteFloat()
+class BcCommand(ExitPath, click.Command):
+    """A click command with the shared exit path: `@click.command("bc-x", cls=BcCommand)`."""
+
+
+class BcGroup(ExitPath, click.Group):
+    """`BcCommand` for command groups (bc-toolserve); its subcommands are `BcCommand`s."""
+
+    command_class = BcCommand

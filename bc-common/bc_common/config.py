@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from pathlib import Path
 from typing import Any
 
+import orjson
 import yaml
 
 from .errors import ConfigError
@@ -67,29 +69,50 @@ def build_dataclass(cls: type, data: dict[str, Any] | None, source: str = "<conf
             validate()
         except (ValueError, AssertionError) as exc:
             raise ConfigError(f"{source}: {exc}") from None
+        except Exception as exc:  # a check that trips over a bad value (Decimal("x")) still means a bad value
+            given = ", ".join(f"{k}={v!r}" for k, v in values.items()) or "the defaults"
+            raise ConfigError(f"{source}: invalid configuration ({given}): {type(exc).__name__}: {exc}") from None
     return obj
 
 
 def _coerce(value: Any, hint: Any, where: str) -> Any:
-    if hint is Any or value is None:
+    if hint is Any or hint is object:
         return value
     origin = typing.get_origin(hint)
+    if value is None:  # `--set key=` and `--set key=null` give None: fine only where the field allows it
+        if hint is type(None) or (origin in (typing.Union, types.UnionType) and type(None) in typing.get_args(hint)):
+            return None
+        raise ConfigError(f"{where}: expected {_type_name(hint)}, got null (an empty `--set key=` is null too)")
     if origin in (typing.Union, types.UnionType):
         for arm in typing.get_args(hint):
             try:
                 return _coerce(value, arm, where)
             except ConfigError:
                 continue
-        raise ConfigError(f"{where}: {value!r} does not fit {hint}")
-    if origin in (list, tuple):
+        raise ConfigError(f"{where}: {value!r} does not fit {_type_name(hint)}")
+    if origin in (list, tuple) or hint in (list, tuple):
         if not isinstance(value, (list, tuple)):
             raise ConfigError(f"{where}: expected a list, got {value!r}")
-        return list(value) if origin is list else tuple(value)
-    if origin is dict:
+        args = typing.get_args(hint)
+        # tuple[int, str]: one hint per position; a one-item tuple[str] whose value has other lengths is read as
+        # tuple[str, ...], the way libraries often mean it (reasoning-gym's `variables: tuple[str] = ("x", "y", "z")`)
+        if origin is tuple and args and args[-1] is not Ellipsis and (len(args) > 1 or len(value) == 1):
+            if len(value) != len(args):
+                raise ConfigError(f"{where}: expected {len(args)} items, got {len(value)}")
+            items = [_coerce(v, a, f"{where}[{i}]") for i, (v, a) in enumerate(zip(value, args, strict=True))]
+        elif args:
+            items = [_coerce(v, args[0], f"{where}[{i}]") for i, v in enumerate(value)]
+        else:
+            items = list(value)
+        return tuple(items) if (origin or hint) is tuple else items
+    if origin is dict or hint is dict:
         if not isinstance(value, dict):
             raise ConfigError(f"{where}: expected a mapping, got {value!r}")
-        return value
+        args = typing.get_args(hint)
+        return {k: _coerce(v, args[1], f"{where}[{k!r}]") for k, v in value.items()} if len(args) == 2 else value
     if hint is float and isinstance(value, (int, float)) and not isinstance(value, bool):
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}: expected a finite number, got {value!r}")
         return float(value)
     if hint is int and isinstance(value, int) and not isinstance(value, bool):
         return value
@@ -100,6 +123,10 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
     if hint in (int, float, bool, str):
         raise ConfigError(f"{where}: expected {hint.__name__}, got {value!r}")
     return value
+
+
+def _type_name(hint: Any) -> str:
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
 
 
 def parse_scalar(text: str) -> Any:
@@ -119,3 +146,18 @@ def parse_assignments(pairs: typing.Iterable[str], flag: str = "--set") -> dict[
             raise ConfigError(f"{flag} {pair!r}: expected key=value")
         out[key.strip()] = parse_scalar(value)
     return out
+
+
+def parse_json_object(text: str | bytes, where: str) -> dict[str, Any]:
+    """JSON text that must be an object (a flag's or a config key's value); ConfigError naming `where` otherwise.
+
+    >>> parse_json_object('{"max_attempts": 3}', "--global-config-overrides")
+    {'max_attempts': 3}
+    """
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        raise ConfigError(f"{where}: invalid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: expected a JSON object, got {type(value).__name__}")
+    return value

@@ -13,9 +13,10 @@ from typing import Any
 import yaml
 
 from .catalog import available, load
+from .classes import dotted_name
 from .errors import RegistryError
 from .manifest import Bootcamp, Unavailable
-from .tool_config import dotted_name, interaction_config_doc, tool_config_doc
+from .tool_config import interaction_config_doc, tool_config_doc
 
 
 def listing(name: str) -> dict[str, Any]:
@@ -69,6 +70,8 @@ def description(name: str) -> dict[str, Any]:
         generator=dotted_name(manifest.generator) if manifest.generator else None,
         reward=dotted_name(manifest.reward),
         policy=dotted_name(manifest.policy) if manifest.policy else None,
+        baselines=[{"name": b.name, "model": f"builtin:baseline/{b.name}", "about": b.about,
+                    "policy": dotted_name(b.policy), "blind": b.blind} for b in manifest.baselines],
         config=config_fields(manifest.generator) if manifest.generator else [],
         config_checks=(validate.__doc__ or "").strip() or None if validate else None,
         groups=[{"name": g.name, "ratio": g.ratio, "params": g.params,

@@ -13,9 +13,12 @@ from typing import Any
 import orjson
 
 from .bootcamp import Bootcamp, Interaction, ReferencePolicy, RewardCalculator
+from .catalog import get_bootcamp
+from .classes import load_class
 from .errors import RegistryError
 from .records import task_identity
-from .registry import bootcamp_from_entry, get_bootcamp, load_class, load_registry_file
+from .registry import bootcamp_from_entry, load_registry_file
+from .sandbox import sandbox_for
 from .tool_config import InteractionSpec, ToolSpec, load_interaction_config, load_tool_config
 from .tool_runtime import ToolRuntime
 
@@ -29,7 +32,9 @@ class Environment:
     tools: ToolRuntime | None = None
     interactions: dict[str, Interaction] = field(default_factory=dict)
     policy: type[ReferencePolicy] | None = None
+    baselines: dict[str, type] = field(default_factory=dict)  # declared baselines' policies, by name
     limits: dict[str, int] = field(default_factory=dict)  # the bootcamp's own turn budgets (see Bootcamp.limits)
+    seats: type | None = None  # the bootcamp's game for seated models (bc_common.seats.SeatedGame), if any
 
     def interaction(self, name: str | None) -> Interaction | None:
         """The interaction called `name`; the only one when `name` is empty or names another (the seed's rows
@@ -55,11 +60,14 @@ class Environments:
     """
 
     def __init__(self, *, tool_config: str | Path | None = None, interaction_config: str | Path | None = None,
-                 reward_calculator: str | None = None, registry_file: str | Path | None = None):
+                 reward_calculator: str | None = None, registry_file: str | Path | None = None,
+                 bootcamps: list[Bootcamp] | None = None):
         self.tool_config = tool_config
         self.interaction_config = interaction_config
         self.reward_calculator = reward_calculator
         self._registry = {e.data_source: e for e in load_registry_file(registry_file)} if registry_file else {}
+        # manifests given as objects (the conformance suite's own, and bootcamps built in tests): no catalog look-up
+        self._given = {b.data_source: b for b in bootcamps or []}
         self._envs: dict[str, Environment] = {}
         self._runtimes: dict[Any, ToolRuntime] = {}
         self._interactions: dict[Any, dict[str, Interaction]] = {}
@@ -71,6 +79,8 @@ class Environments:
         return env
 
     def _bootcamp(self, data_source: str) -> Bootcamp | None:
+        if data_source in self._given:
+            return self._given[data_source]
         entry = self._registry.get(data_source)
         if entry is not None:
             return bootcamp_from_entry(entry)
@@ -103,9 +113,14 @@ class Environments:
             interactions = self._interaction(("bootcamp", bootcamp.name), bootcamp.interaction_spec)
         else:
             interactions = {}
+        if getattr(reward, "runs_code", False) or any(getattr(t, "runs_code", False)
+                                                      for t in (tools.tools.values() if tools else ())):
+            sandbox_for()  # model code never runs unsandboxed by accident: SandboxUnavailable names the install
         return Environment(data_source=data_source, reward=reward, tools=tools, interactions=interactions,
                            policy=bootcamp.policy if bootcamp else None,
-                           limits=dict(bootcamp.limits) if bootcamp else {})
+                           baselines={b.name: b.policy for b in bootcamp.baselines} if bootcamp else {},
+                           limits=dict(bootcamp.limits) if bootcamp else {},
+                           seats=bootcamp.seats if bootcamp else None)
 
     def _runtime(self, key: Any, specs: Callable[[], list[ToolSpec]]) -> ToolRuntime:
         """One runtime per tool set (a config file, or a bootcamp's classes), shared by its trajectories."""

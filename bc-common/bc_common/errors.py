@@ -1,6 +1,12 @@
 """Typed errors shared by every tool. Each names where it came from."""
 from __future__ import annotations
 
+import copy
+import os
+import sys
+import traceback
+from pathlib import Path
+
 
 class BcError(Exception):
     """Base of every error the harness raises on purpose."""
@@ -25,6 +31,40 @@ class InputError(BcError):
         if self.line is not None:
             where = f"{where}:{self.line}"
         return f"{where}: {self.reason}"
+
+    def located(self, source: str | None, line: int | None) -> InputError:
+        """The same error, naming `source:line` (a reader adds where a record's check failed)."""
+        located = copy.copy(self)
+        located.source, located.line = source, line
+        located.args = (str(located),)
+        return located
+
+
+_KINDS = {"task": ("task rows", "bc-gen"), "trajectory": ("trajectories", "bc-eval")}
+
+
+class RecordKindError(InputError):
+    """A record of the other kind: a task row where trajectories are read, or the reverse.
+
+    `tasks.jsonl:1: this is a task file; bc-report reads trajectories (bc-eval's output)`
+    """
+
+    def __init__(self, found: str, source: str | None = None, line: int | None = None, reader: str = ""):
+        self.found, self.reader = found, reader
+        super().__init__(self._reason(), source, line)
+
+    def _reason(self) -> str:
+        wanted = "trajectory" if self.found == "task" else "task"
+        rows, producer = _KINDS[wanted]
+        hint = "; `bc-filter --to task` turns trajectories back into task rows" if wanted == "task" else ""
+        return f"this is a {self.found} file; {self.reader or 'this command'} reads {rows} ({producer}'s output){hint}"
+
+    def read_by(self, reader: str) -> str:
+        """The message naming the command that read the record."""
+        named = copy.copy(self)
+        named.reader = reader
+        named.reason = named._reason()
+        return str(named)
 
 
 class ConfigError(BcError):
@@ -56,3 +96,24 @@ class ToolError(BcError):
         self.kind = kind
         self.message = message
         super().__init__(f"{kind}: {message}")
+
+
+def raised_at(exc: BaseException, module: str) -> str:
+    """`FILE:LINE` where `exc` was raised, in the code of `module`'s package when the traceback passes through it
+    (the bootcamp's line, not the library's it called), else the innermost frame; paths relative to the working
+    directory where they lie below it."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "<unknown>"
+    loaded = sys.modules.get(module)
+    package = loaded if hasattr(loaded, "__path__") else sys.modules.get(module.rpartition(".")[0])
+    source = getattr(package, "__file__", None)
+    folder = Path(source).resolve().parent if source else None
+    inside = [f for f in frames if folder and Path(f.filename).resolve().is_relative_to(folder)]
+    frame = (inside or frames)[-1]
+    path = Path(frame.filename)
+    try:
+        path = path.resolve().relative_to(Path(os.getcwd()).resolve())
+    except ValueError:
+        pass
+    return f"{path}:{frame.lineno}"

@@ -62,8 +62,8 @@ def validate_identity(reward_cls: type, identity: Any, where: str, line: int | N
 def validate_task_identity(task: dict[str, Any], source: str, line: int | None = None) -> None:
     """`validate_identity` for a task row of a registered bootcamp (its `data_source`); a row whose bootcamp
     cannot be found is left to the caller's own lookup, which names it."""
+    from .catalog import get_bootcamp
     from .environment import identity_of
-    from .registry import get_bootcamp
 
     try:
         reward = get_bootcamp(task["data_source"]).reward

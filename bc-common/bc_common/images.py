@@ -36,6 +36,8 @@ _MAGIC = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), 
           (b"GIF89a", "image/gif"), (b"RIFF", "image/webp"), (b"BM", "image/bmp"))
 _EXT = {"image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/bmp": "bmp"}
 MAX_FILE_BYTES = 64 << 20  # an image file larger than this is refused, not read
+MAX_OUTPUT_PIXELS = 1 << 25  # no scaling makes an image larger than this (~5800 x 5800), whatever the flags
+MAX_ASPECT = 200  # longer edge / shorter edge; beyond it no vision model reads the image (Qwen-VL refuses too)
 _DATA_URL = re.compile(r"data:(image/[A-Za-z0-9.+-]+);base64,(.*)", re.S)
 
 
@@ -73,9 +75,10 @@ def decode_data_url(url: str) -> tuple[bytes, str]:
         raise ValueError(f"bad base64 in the data URL ({exc})") from None
 
 
-def image_bytes(value: Any, base: Path | None = None) -> tuple[bytes, str]:
-    """(bytes, mime) of an image given as a PIL image, encoded bytes, a data URL or a file path (relative to
-    `base`, default the current directory). ValueError says what is wrong."""
+def image_bytes(value: Any, base: Path | None = None, root: Path | None = None) -> tuple[bytes, str]:
+    """(bytes, mime) of an image given as a PIL image, encoded bytes, a data URL or a file path: relative to `base`
+    and confined to `root` (default `base`: a task row's paths stay inside the dataset's folder), else relative
+    to the current directory. ValueError says what is wrong."""
     if hasattr(value, "save") and hasattr(value, "size"):  # a PIL image
         return encode_png(value), "image/png"
     if isinstance(value, (bytes, bytearray, memoryview)):
@@ -91,8 +94,8 @@ def image_bytes(value: Any, base: Path | None = None) -> tuple[bytes, str]:
         if text.startswith("data:"):
             return decode_data_url(text)
         path = Path(text[7:] if text.startswith("file://") else text)
-        if not path.is_absolute() and base is not None:
-            path = base / path
+        if base is not None:
+            path = inside(root or base, base, path, text)
         try:
             if not path.is_file():  # a folder, a device (/dev/zero) or a pipe is no image
                 raise ValueError(f"image {str(path)!r} is not a regular file") if path.exists() else \
@@ -107,6 +110,22 @@ def image_bytes(value: Any, base: Path | None = None) -> tuple[bytes, str]:
             raise ValueError(f"{str(path)!r} is not a PNG, JPEG, GIF, WebP or BMP image")
         return data, mime
     raise ValueError(f"an image must be a PIL image, bytes or a path, got {type(value).__name__}")
+
+
+class ImageRefused(ValueError):
+    """An image refused for where it is or what it is, not for a read error: outside the allowed folder, an
+    absurd aspect ratio."""
+
+
+def inside(root: Path, base: Path, path: Path, text: str) -> Path:
+    """`path` (relative to `base`) resolved, symlinks included, when it lies inside `root`; else ImageRefused with
+    one message whether or not the file exists (a row must not probe the disk)."""
+    root = Path(os.path.realpath(root))
+    real = Path(os.path.realpath(base / path)) if not path.is_absolute() else None
+    if real is None or not (real == root or real.is_relative_to(root)):
+        raise ImageRefused(f"image path {text!r} is outside the dataset's folder: task rows may name images inside "
+                           "the folder of their file only (bc-eval --image-root DIR names another folder)")
+    return real
 
 
 def image_part(value: Any, base: Path | None = None) -> dict[str, Any]:
@@ -299,16 +318,22 @@ class ImageLimits:
         return cls(pick(max_pixels, cls.ENV_MAX), pick(min_edge, cls.ENV_MIN))
 
     def target(self, width: int, height: int) -> tuple[int, int] | None:
-        """The size to scale (width, height) to, or None when it fits."""
+        """The size to scale (width, height) to, or None when it fits. Scaling up never passes
+        MAX_OUTPUT_PIXELS; ImageRefused for an aspect ratio beyond MAX_ASPECT (a 1 x 1,000,000 strip raised to
+        a 28-pixel edge would be 784 million pixels)."""
+        if max(width, height) > MAX_ASPECT * min(width, height):
+            raise ImageRefused(f"the image is {width} x {height} pixels: an aspect ratio over {MAX_ASPECT}:1 is "
+                               "refused")
+        budget = min(self.max_pixels or MAX_OUTPUT_PIXELS, MAX_OUTPUT_PIXELS)
         scale = 1.0
         if self.min_edge and min(width, height) < self.min_edge:
             scale = self.min_edge / min(width, height)
-        if self.max_pixels and width * height * scale * scale > self.max_pixels:
-            scale = math.sqrt(self.max_pixels / (width * height))
+        if width * height * scale * scale > budget:
+            scale = math.sqrt(budget / (width * height))
         if scale == 1.0:
             return None
         w, h = max(1, round(width * scale)), max(1, round(height * scale))
-        while self.max_pixels and w * h > self.max_pixels and (w > 1 or h > 1):  # rounding up may overshoot
+        while w * h > budget and (w > 1 or h > 1):  # rounding up may overshoot
             w, h = max(1, w - (w >= h)), max(1, h - (h > w))
         return (w, h) if (w, h) != (width, height) else None
 
@@ -328,16 +353,17 @@ class ImageLimits:
 
 def resolve_prompt(messages: list[dict[str, Any]], *, base: Path | None = None, seed_images: Any = None,
                    limits: ImageLimits | None = None, source: str | None = None,
-                   line: int | None = None) -> list[dict[str, Any]]:
+                   line: int | None = None, root: Path | None = None) -> list[dict[str, Any]]:
     """The messages as a model receives them: a seed row's `image` list placed into the first user message (at
     its `<image>` placeholders, else before its text), file references read relative to `base` (the dataset's
-    folder), every image within `limits`, all as data URLs. http(s) URLs are sent as they are. The input is not
+    folder) and confined to `root` (default `base`), every image within `limits`, all as data URLs. http(s) URLs are sent as they are. The input is not
     changed. InputError (naming `source:line` and the part) when an image cannot be read."""
     limits = limits or ImageLimits()
     out = [dict(m) for m in messages]
     try:
         if seed_images not in (None, [], ""):
-            _place_seed_images(out, seed_images if isinstance(seed_images, (list, tuple)) else [seed_images], base)
+            _place_seed_images(out, seed_images if isinstance(seed_images, (list, tuple)) else [seed_images], base,
+                               root)
     except ValueError as exc:
         raise InputError(f"image: {exc}", source=source, line=line, field="image") from None
     for i, msg in enumerate(out):
@@ -348,7 +374,7 @@ def resolve_prompt(messages: list[dict[str, Any]], *, base: Path | None = None, 
         for j, part in enumerate(content):
             if is_image_part(part):
                 try:
-                    part = _sendable(part, base, limits)
+                    part = _sendable(part, base, limits, root)
                 except (ValueError, OSError) as exc:
                     raise InputError(f"prompt[{i}].content[{j}]: {exc}", source=source, line=line,
                                      field=f"prompt[{i}].content[{j}]") from None
@@ -357,7 +383,7 @@ def resolve_prompt(messages: list[dict[str, Any]], *, base: Path | None = None, 
     return out
 
 
-def _sendable(part: dict[str, Any], base: Path | None, limits: ImageLimits) -> dict[str, Any]:
+def _sendable(part: dict[str, Any], base: Path | None, limits: ImageLimits, root: Path | None = None) -> dict[str, Any]:
     url = part_url(part) if part.get("type") == "image_url" else None
     if url is not None and url.startswith(("http://", "https://")):
         return part
@@ -366,9 +392,11 @@ def _sendable(part: dict[str, Any], base: Path | None, limits: ImageLimits) -> d
     source = url if url is not None else part.get("image")
     if source is None:
         raise ValueError("image part without an image")
-    data, mime = image_bytes(source, base)
+    data, mime = image_bytes(source, base, root)
     try:
         data, mime = limits.fit(data, mime)
+    except ImageRefused:
+        raise
     except Exception as exc:  # Pillow raises several types for broken data
         raise ValueError(f"not a decodable image ({type(exc).__name__}: {exc})") from None
     new = {k: v for k, v in part.items() if k not in ("image", "image_url")}
@@ -377,8 +405,9 @@ def _sendable(part: dict[str, Any], base: Path | None, limits: ImageLimits) -> d
     return new
 
 
-def _place_seed_images(messages: list[dict[str, Any]], images: list[Any], base: Path | None) -> None:
-    parts = [{"type": "image_url", "image_url": {"url": data_url(*image_bytes(img, base))}} for img in images]
+def _place_seed_images(messages: list[dict[str, Any]], images: list[Any], base: Path | None,
+                       root: Path | None = None) -> None:
+    parts = [{"type": "image_url", "image_url": {"url": data_url(*image_bytes(img, base, root))}} for img in images]
     for msg in messages:
         if msg.get("role") == "user":
             break

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .classes import dotted_name, load_class
 from .config import check_keys, load_yaml, unknown_key_error
 from .errors import ConfigError, RegistryError
-from .registry import load_class
 
 GROUP_KEYS = {"config", "generation_ratio", "yaml_tool_path", "yaml_interaction_path"}
 GLOBAL_KEYS = {"class_name", "enable_random_seed", "default_seed", "default_split_samples", "shuffle",
@@ -162,8 +162,6 @@ def load_instruction_config(path: str | Path, overrides: dict[str, Any] | None =
 
 def instruction_config_of(bootcamp: Any) -> InstructionConfig:
     """A manifest's difficulty groups as an instruction config (seed, splits and shuffle at their defaults)."""
-    from .tool_config import dotted_name
-
     if bootcamp.instruction_config:
         return load_instruction_config(bootcamp.instruction_config)
     if bootcamp.generator is None:

@@ -1,17 +1,19 @@
-"""JSONL in and out: stdin/files (also .gz, .json, .parquet), line-numbered errors, per-record flush,
-atomic publish of whole files.
+"""JSONL in and out: lines of stdin/files (also .gz), exact JSON, per-record flush, atomic publish of whole files.
 
-    for rec in read_records(["tasks.jsonl"], skip_invalid=True, stats=stats):
-        rec.data, rec.source, rec.line, rec.raw
+    for lineno, line in iter_lines("tasks.jsonl"): ...
+    with JsonlWriter("out.jsonl") as out: out.write(row)
+
+Reading records of any input format (JSONL, .json, .parquet) with line-numbered errors is `bc_common.readers`.
 """
 from __future__ import annotations
 
 import gzip
 import json
 import os
+import stat
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -65,7 +67,8 @@ def loads(raw: bytes | str) -> Any:
     return data
 
 
-def _display(path: str) -> str:
+def display_name(path: str) -> str:
+    """How messages name an input: its path, or `<stdin>` for '-'."""
     return "<stdin>" if path == "-" else str(path)
 
 
@@ -73,13 +76,45 @@ def open_binary(path: str | Path) -> IO[bytes]:
     """Open for reading: '-' is stdin, '.gz' is decompressed."""
     path = str(path)
     if path == "-":
-        return sys.stdin.buffer
+        return _stdin()
     try:
         if path.endswith(".gz"):
             return gzip.open(path, "rb")
         return open(path, "rb", buffering=1 << 20)
     except OSError as exc:
         raise InputError(f"cannot open: {exc.strerror or exc}", source=path) from None
+
+
+_peeked_stdin: IO[bytes] | None = None  # the reader stdin_has_data() peeked into: the next reader of stdin gets it
+
+
+def stdin_has_data() -> bool:
+    """Whether stdin holds at least one byte (waits for it or for EOF); a terminal counts as empty. Nothing is
+    consumed: the next read of '-' starts with the peeked bytes."""
+    global _peeked_stdin
+    try:
+        if os.isatty(sys.stdin.fileno()):
+            return False
+    except (AttributeError, OSError, ValueError):
+        pass
+    if _peeked_stdin is None:
+        _peeked_stdin = _stdin()
+    peek = getattr(_peeked_stdin, "peek", None)
+    return bool(peek(1)) if peek is not None else True
+
+
+def _stdin() -> IO[bytes]:
+    """A reader of its own on stdin's descriptor. A reader thread blocked in it (bc-eval) then holds no lock of
+    sys.stdin, which the interpreter takes at exit: else a Ctrl-C there ends in 'Fatal Python error'."""
+    global _peeked_stdin
+    if _peeked_stdin is not None:
+        reader, _peeked_stdin = _peeked_stdin, None
+        return reader
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # a replaced sys.stdin (click's test runner): read it as is
+        return sys.stdin.buffer
+    return open(fd, "rb", buffering=1 << 20, closefd=False)
 
 
 def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
@@ -93,67 +128,10 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
             if line.strip():
                 yield lineno, line
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
-        raise InputError(f"read failed: {exc}", source=_display(str(path))) from None
+        raise InputError(f"read failed: {exc}", source=display_name(str(path))) from None
     finally:
         if fh is not sys.stdin.buffer:
             fh.close()
-
-
-def read_records(paths: Iterable[str | Path] | None = None, *, skip_invalid: bool = False,
-                 stats: ReadStats | None = None, validate: Callable[[Any], None] | None = None,
-                 convert: Callable[[Any], Any] | None = None) -> Iterator[Record]:
-    """Records from JSONL (default), .json (object or array) and .parquet files; stdin when `paths` is empty.
-
-    `convert(data)` (before `validate`) may return another object for a row (an older format read as ours);
-    such a record has no `raw` bytes. A line that is not JSON, or that `convert` or `validate` rejects (raising
-    InputError), raises InputError naming FILE:LINE — or, with `skip_invalid`, is counted in `stats` and skipped.
-    """
-    stats = stats if stats is not None else ReadStats()
-    for path in list(paths or []) or ["-"]:
-        path = str(path)
-        source = _display(path)
-        if path.endswith(".parquet"):
-            from .parquet_io import read_parquet
-
-            rows = ((i, None, row) for i, row in enumerate(read_parquet(path), 1))
-        elif path.endswith(".json") or path.endswith(".json.gz"):
-            rows = ((i, None, row) for i, row in enumerate(_read_json_file(path), 1))
-        else:
-            rows = ((lineno, line, None) for lineno, line in iter_lines(path))
-        for lineno, raw, data in rows:
-            try:
-                if raw is not None:
-                    try:
-                        data = loads(raw)
-                    except orjson.JSONDecodeError as exc:
-                        raise InputError(f"invalid JSON: {exc}", source=source, line=lineno) from None
-                if convert is not None or validate is not None:
-                    try:
-                        if convert is not None:
-                            converted = convert(data)
-                            if converted is not data:
-                                data, raw = converted, None
-                        if validate is not None:
-                            validate(data)
-                    except InputError as exc:
-                        exc.source, exc.line = source, lineno
-                        raise InputError(exc.reason, source=source, line=lineno, field=exc.field) from None
-            except InputError as exc:
-                if not skip_invalid:
-                    raise
-                stats.skip(exc)
-                continue
-            stats.read += 1
-            yield Record(data, source, lineno, raw)
-
-
-def _read_json_file(path: str) -> list[Any]:
-    with open_binary(path) as fh:
-        try:
-            data = loads(fh.read().removeprefix(BOM))
-        except orjson.JSONDecodeError as exc:
-            raise InputError(f"invalid JSON: {exc}", source=path) from None
-    return data if isinstance(data, list) else [data]
 
 
 def dumps(obj: Any) -> bytes:
@@ -193,16 +171,27 @@ class JsonlWriter:
 
     def write_raw(self, line: bytes) -> None:
         """Write bytes that already end in a newline (pass-through of input lines)."""
-        self._fh.write(line)
-        self.count += 1
-        if self.flush_each:
-            self._fh.flush()
+        try:
+            self._fh.write(line)
+            self.count += 1
+            if self.flush_each:
+                self._fh.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise self._named(exc) from None
 
     def flush(self) -> None:
         try:
             self._fh.flush()
         except BrokenPipeError:
             pass
+        except OSError as exc:
+            raise self._named(exc) from None
+
+    def _named(self, exc: OSError) -> OSError:
+        """The error naming this output (`> /dev/full`: 'stdout: No space left on device')."""
+        return _named(exc, "stdout" if self.path == "-" else self.path)
 
     def close(self) -> None:
         self.flush()
@@ -233,11 +222,22 @@ class AtomicFile:
             self._fh = open(self.path, "wb")
             return self._fh
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent)
+        # the pid in the name lets a later run tell a killed run's leftovers (bc_common.locks) from live ones
+        fd, self._tmp = tempfile.mkstemp(prefix=f".{self.path.name}.{os.getpid()}.", suffix=".tmp",
+                                         dir=self.path.parent)
+        os.fchmod(fd, _published_mode(self.path))  # mkstemp makes 0600; the output gets what open() would give
         self._fh = open(fd, "wb", buffering=1 << 20)
         return self._fh
 
-    def __exit__(self, exc_type: object, *rest: object) -> None:
+    def __exit__(self, exc_type: object, exc: BaseException | None, *rest: object) -> None:
+        try:
+            self._finish(exc_type)
+        except OSError as error:
+            raise _named(error, self.path) from None
+        if isinstance(exc, OSError):  # a write into the file failed (`-o /dev/full`): name the file
+            _named(exc, self.path)
+
+    def _finish(self, exc_type: object) -> None:
         assert self._fh is not None
         if not self._tmp:
             self._fh.close()
@@ -253,6 +253,35 @@ class AtomicFile:
         finally:
             if os.path.exists(self._tmp):
                 os.unlink(self._tmp)
+
+
+def _named(exc: OSError, path: str | Path) -> OSError:
+    """`exc` naming `path` when it names no file (a failed write or flush: 'out.jsonl: No space left on device')."""
+    if not exc.filename:
+        exc.filename = str(path)
+    return exc
+
+
+def _published_mode(path: Path) -> int:
+    """The mode of the file being replaced, else 0666 minus the umask (what a plain open() creates)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        return 0o666 & ~current_umask()
+
+
+def current_umask() -> int:
+    """The process umask (read from /proc where it can be, so no other thread ever sees a changed one)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _fsync_dir(folder: Path) -> None:

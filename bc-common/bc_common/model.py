@@ -10,7 +10,8 @@ from typing import Any, Protocol
 
 @dataclass
 class ModelRequest:
-    """One model call of a trajectory. `task`, `sample`, `turn` and `policy` serve the built-in models."""
+    """One model call of a trajectory. `task`, `sample`, `turn`, `policy`, `baselines` and `identity` (what a
+    built-in policy is made with; None: the task's) serve the built-in models."""
 
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]]
@@ -19,6 +20,9 @@ class ModelRequest:
     sample: int = 0
     turn: int = 0
     policy: Any = None
+    baselines: dict[str, Any] = field(default_factory=dict)
+    identity: Any = None  # a seat's identity in a match (bc_common.match): the task's plus the seat
+    params: dict[str, Any] = field(default_factory=dict)  # request fields of this call only (a judge's response_format)
 
 
 @dataclass
@@ -28,6 +32,7 @@ class ModelReply:
     usage: dict[str, int] | None
     latency_s: float
     attempts: int = 1
+    tokens: dict[str, list[Any]] | None = None  # prompt_ids, completion_ids, completion_logprobs (--record-tokens)
 
 
 class ModelError(Exception):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import InputError
+from .errors import InputError, RecordKindError
 
 STATUSES = ("completed", "max_turns", "length", "error")
 
@@ -26,6 +26,15 @@ _MESSAGE = {
         "tool_call_id": {"type": "string"},
     },
 }
+
+_IDS = {"type": "array", "items": {"type": "integer", "minimum": 0}}
+_TOKENS = {"type": "object", "additionalProperties": False,
+           "description": "A model turn's tokens as the server sent them (bc-eval --record-tokens).",
+           "properties": {"prompt_ids": _IDS, "completion_ids": _IDS,
+                          "completion_logprobs": {"type": "array", "items": {"type": "number", "maximum": 0}}}}
+
+_VERSION = {"type": "string", "description": "The distribution shipping the bootcamp (and its adapters' versions)."}
+_CODE_HASH = {"type": "string", "description": "Hash of the bootcamp folder's files and version (bc_common.stamps)."}
 
 TASK_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -54,6 +63,7 @@ TASK_SCHEMA: dict[str, Any] = {
                 "bootcamp": {"type": "string"},
                 "seed": {"type": "integer", "description": "Base seed of the run."},
                 "config_hash": {"type": "string", "description": "Hash of generator class + parameters."},
+                "bootcamp_version": _VERSION, "code_hash": _CODE_HASH,
                 "tools_kwargs": {"type": "object", "description": "{tool_name: {create_kwargs: {...}}} (verl)."},
                 "need_tools_kwargs": {"type": "boolean"},
                 "interaction_kwargs": {"type": "object", "description": "{name, identity} or {} when none."},
@@ -80,7 +90,8 @@ TRAJECTORY_SCHEMA: dict[str, Any] = {
                   "items": {"type": "object", "required": ["type"],
                             "properties": {"type": {"enum": ["model", "tool", "interaction"]},
                                            "latency_s": {"type": "number"},
-                                           "error": {"type": ["object", "null"]}}}},
+                                           "error": {"type": ["object", "null"]},
+                                           "tokens": _TOKENS}}},
         "score": {"type": "number", "minimum": 0, "maximum": 1,
                   "description": "Verifier score of the final assistant text only."},
         "reward": {"type": "object", "description": "score, step_rewards, tool_rewards, turn_scores."},
@@ -91,10 +102,48 @@ TRAJECTORY_SCHEMA: dict[str, Any] = {
                     "description": "Seed compatibility: status == 'completed' and score == 1.0."},
         "usage": {"type": "object"},
         "timing": {"type": "object"},
+        "seats": {"type": "array", "description": "A match (bc-eval --opponent-model): every seat's seat name, "
+                                                  "role (model | opponent), model, messages, turns, usage, result "
+                                                  "(win | draw | loss, null when unfinished), reason, score and payoff (the game's own measure where it has one: poker's chips).",
+                  "items": {"type": "object", "required": ["seat", "role", "model", "messages"],
+                            "properties": {"seat": {"type": "string"}, "role": {"enum": ["model", "opponent"]},
+                                           "model": {"type": "string"},
+                                           "messages": {"type": "array", "items": _MESSAGE},
+                                           "result": {"enum": ["win", "draw", "loss", None]},
+                                           "score": {"type": ["number", "null"]},
+                                           "payoff": {"type": "number"}}}},
+        "sandbox": {"type": "object", "description": "Bootcamps that run model-written code: the sandbox that ran "
+                                                     "it (`sandbox`), `unsandboxed` (the BC_SANDBOX=none opt-in) "
+                                                     "and its `limits`."},
+        "bootcamp_version": _VERSION, "code_hash": _CODE_HASH,
+        "rescore": {"type": "object", "description": "bc-eval --rescore: the score and stamp before it."},
+        "cost": {"type": "object", "required": ["usd"],
+                 "description": "USD of the row's usage at a known price (bc-eval --price, or the built-in table).",
+                 "properties": {"usd": {"type": "number", "minimum": 0},
+                                "input_per_mtok": {"type": "number", "minimum": 0},
+                                "output_per_mtok": {"type": "number", "minimum": 0},
+                                "price_source": {"type": "string"}}},
+        "full_context": {"type": "string", "description": "The seed's mode only: the whole conversation in the "
+                                                          "seed's text form."},
+        "response_context": {"type": "string", "description": "The seed's mode only: what followed the prompt, "
+                                                              "in the seed's text form (not what is graded)."},
     },
 }
 
 SCHEMAS = {"task": TASK_SCHEMA, "trajectory": TRAJECTORY_SCHEMA}
+
+
+_KIND_FIELDS = {"trajectory": ("task_id", "input", "messages"), "task": ("data_source", "prompt")}
+
+
+def record_kind(row: Any) -> str | None:
+    """'task' or 'trajectory' when `row` has the required fields of that record kind, else None."""
+    if not isinstance(row, dict):
+        return None
+    for kind, fields in _KIND_FIELDS.items():
+        if all(name in row for name in fields):
+            return kind
+    return None
 
 
 def _require(row: Any, fields: tuple[str, ...], kind: str) -> None:
@@ -102,6 +151,9 @@ def _require(row: Any, fields: tuple[str, ...], kind: str) -> None:
         raise InputError(f"expected a {kind} object, got {type(row).__name__}")
     for name in fields:
         if name not in row:
+            found = record_kind(row)
+            if found and found != kind:  # `bc-report tasks.jsonl`: say what the file is, not which field is missing
+                raise RecordKindError(found)
             raise InputError(f"missing field {name!r}", field=name)
 
 

@@ -11,6 +11,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 REDACTED = "[redacted]"
 MIN_SECRET = 4  # shorter values (e.g. "1" in a header) would shred ordinary text
+MIN_PREFIX = 8  # a server echoing the first N characters of a key leaks them too; 8 is too long to hit by chance
 _SECRET_PARAM = re.compile(r"key|token|secret|password|passwd|sig|auth|credential", re.IGNORECASE)
 
 
@@ -40,12 +41,27 @@ def secret_values(api_key: str | None = None, headers: dict[str, str] | None = N
 
 
 def redact_text(text: str, secrets: list[str]) -> str:
-    """`text` with every secret replaced by `[redacted]`. Call it before cutting text short: a secret that
-    straddles the cut would otherwise leak its first half."""
+    """`text` with every secret, and every prefix of 8 or more characters of a secret, replaced by `[redacted]`
+    (a server may echo `sk-live-0123...` cut short). Call it before cutting text short: a secret that straddles
+    the cut would otherwise leak its first half."""
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, REDACTED)
+        if len(secret) >= MIN_PREFIX and secret[:MIN_PREFIX] in text:
+            text = _redact_prefixes(text, secret)
     return text
+
+
+def _redact_prefixes(text: str, secret: str) -> str:
+    """Cut each occurrence of `secret[:n]` (n >= MIN_PREFIX, as long as the text goes on matching)."""
+    head, out, start = secret[:MIN_PREFIX], [], 0
+    while (at := text.find(head, start)) >= 0:
+        end = at + MIN_PREFIX
+        while end - at < len(secret) and end < len(text) and text[end] == secret[end - at]:
+            end += 1
+        out += [text[start:at], REDACTED]
+        start = end
+    return "".join(out) + text[start:]
 
 
 def redact_url(url: str | None) -> str:

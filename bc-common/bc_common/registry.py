@@ -1,46 +1,21 @@
-"""Find classes by dotted path, and bootcamps in the seed's `bootcamp_registry.jsonl`.
+"""The seed's `bootcamp_registry.jsonl`: one bootcamp per line, by dotted class paths and YAML paths.
 
-Installed bootcamps are found by `bc_common.catalog` (re-exported here: `available`, `get_bootcamp`).
+Installed bootcamps are found by `bc_common.catalog` and classes loaded by `bc_common.classes` (both re-exported
+here, where older code imports them: `available`, `get_bootcamp`, `load_class`).
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from .config import check_keys
+from .catalog import GROUP, available, get_bootcamp  # noqa: F401  (re-exported)
+from .classes import load_class
+from .config import check_keys, parse_json_object
 from .errors import ConfigError, RegistryError
 from .manifest import Bootcamp
-
-
-def load_class(dotted: str, base: type | None = None) -> Any:
-    """Import `package.module.Name` (or `package.module:Name`); with `base`, refuse anything that is not a
-    subclass of it (a config naming `builtins.print` is a RegistryError, not a traceback later)."""
-    if not isinstance(dotted, str) or not dotted.strip():
-        raise RegistryError(f"expected a dotted class path, got {dotted!r}")
-    module_name, sep, attr = dotted.partition(":")
-    if not sep:
-        module_name, _, attr = dotted.rpartition(".")
-    if not module_name or not attr:
-        raise RegistryError(f"{dotted!r} is not a dotted path like package.module.Class")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise RegistryError(f"cannot import {module_name!r} (for {dotted!r}): {exc}") from None
-    try:
-        obj = module
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except AttributeError:
-        raise RegistryError(f"module {module_name!r} has no {attr!r}") from None
-    if base is not None and not (isinstance(obj, type) and issubclass(obj, base)):
-        what = f"class {obj.__module__}.{obj.__qualname__}" if isinstance(obj, type) else type(obj).__name__
-        raise RegistryError(f"{dotted!r} must name a subclass of {base.__module__}.{base.__qualname__} "
-                            f"(it is a {what})")
-    return obj
 
 
 @dataclass
@@ -93,10 +68,7 @@ def _generation_keys(row: dict[str, Any], where: str) -> dict[str, Any]:
     overrides = row.get("global_config_overrides")
     if overrides is not None:
         if isinstance(overrides, str):  # the seed's command line takes JSON text; accept it here too
-            try:
-                overrides = orjson.loads(overrides)
-            except orjson.JSONDecodeError as exc:
-                raise ConfigError(f"{where}: global_config_overrides: invalid JSON: {exc}") from None
+            overrides = parse_json_object(overrides, f"{where}: global_config_overrides")
         if not isinstance(overrides, dict):
             raise ConfigError(f"{where}: global_config_overrides must be an object")
         out["global_config_overrides"] = overrides
@@ -162,12 +134,13 @@ def bootcamp_from_entry(entry: RegistryEntry) -> Bootcamp:
     if entry.instruction_config_path:
         cfg = load_instruction_config(entry.instruction_config_path)
         generator = load_class(cfg.class_name, InstructionGenerator)
-    reward = load_class(entry.reward_calculator_class, RewardCalculator) if entry.reward_calculator_class else None
-    if reward is None:
+    if not entry.reward_calculator_class:
         raise RegistryError(f"{entry.source}: reward_calculator_class is required")
+    try:
+        reward = load_class(entry.reward_calculator_class, RewardCalculator)
+    except RegistryError as exc:
+        raise RegistryError(f"{entry.source}: reward_calculator_class: {exc}") from None
     return Bootcamp(name=entry.name, description=f"from {entry.source}", generator=generator, reward=reward,
                     tool_config=entry.yaml_tool_path, interaction_config=entry.yaml_interaction_path,
                     instruction_config=entry.instruction_config_path, source=entry.source)
 
-
-from .catalog import GROUP, available, get_bootcamp  # noqa: E402,F401  (the registry's public names)

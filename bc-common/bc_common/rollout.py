@@ -6,6 +6,7 @@ Tool instances and the interaction are always released; the verifier grades the 
 """
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,9 @@ from .bootcamp import assistant_texts, final_assistant_text
 from .environment import Environment, identity_of
 from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
+from .rubric import Judge, grade_rubric, rubric_of
+from .stamps import code_stamp
+from .types import InteractionReply
 
 DEFAULT_ASSISTANT_TURNS, DEFAULT_USER_TURNS = 5, 20
 DEFAULT_TOOL_CALLS_PER_TURN, DEFAULT_TOOL_CALLS = 16, 64
@@ -122,10 +126,11 @@ def _present(value: Any) -> dict[str, Any]:
 async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: Environment, *,
                          model_name: str, limits: Limits | None = None,
                          verify_kwargs: dict[str, Any] | None = None,
-                         prompt: list[dict[str, Any]] | None = None, trace: Trace | None = None) -> dict[str, Any]:
+                         prompt: list[dict[str, Any]] | None = None, trace: Trace | None = None,
+                         judge: Judge | None = None) -> dict[str, Any]:
     """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA). `prompt`: the messages
     to send instead of the task's own (bc-eval's, with images resolved and sized); `input` stays the task.
-    `trace` sees every turn as it happens."""
+    `trace` sees every turn as it happens; `judge` grades a rubric's judge components (none: they are skipped)."""
     limits = (limits or Limits()).resolve(env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
@@ -148,7 +153,8 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
             if state.assistant >= limits.max_assistant_turns:
                 raise _Stop("max_turns")
             reply = await _model_turn(state, model, ModelRequest(state.messages, schemas, task, tid, sample,
-                                                                   state.assistant, env.policy))
+                                                                   state.assistant, env.policy,
+                                                                   env.baselines))
             cut = reply.finish_reason == "length"
             calls = reply.message.get("tool_calls")
             if calls:  # a message cut off inside a call keeps its turn: every call gets its tool message
@@ -186,25 +192,45 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
             except Exception:
                 pass
 
-    score = _verify(env, state.messages, identity, verify_kwargs or {})
+    if getattr(env.reward, "runs_code", False):  # it waits for a sandbox: let the other trajectories go on
+        score = await asyncio.to_thread(verify_messages, env, state.messages, identity, verify_kwargs or {})
+    else:
+        score = verify_messages(env, state.messages, identity, verify_kwargs or {})
+    rubric = rubric_of(env.reward)
+    graded = None
+    if rubric is not None:  # the score is the components' weighted mean; a judge failure is the row's typed error
+        graded = await grade_rubric(rubric, score, state.messages, identity, judge,
+                                    skip_judge="the rollout ended in an error" if status == "error" else None,
+                                    extract=env.reward.extract_output)
+        score = graded.score
+        if graded.judge_error:
+            status, error = "error", {**graded.judge_error, "rollout_status": status}
     if trace is not None:
         trace("verdict", {"status": status, "error": error, "score": score,
                           "extracted": _extracted(env, state.messages)})
     reward: dict[str, Any] = {"score": score, "step_rewards": state.step_rewards, "tool_rewards": tool_rewards,
                               "turn_scores": state.turn_scores}
+    if graded is not None:
+        reward.update(components=graded.components, weights=graded.weights)
+        if graded.judge is not None:
+            reward["judge"] = graded.judge
     if interaction_score is not None:
         reward["interaction_score"] = interaction_score
-    return {
+    record = {
         "id": f"{tid}#{sample}", "task_id": tid, "input": task, "model": model_name, "sample": sample,
         "messages": state.messages, "tools": schemas, "turns": state.turns,
         "score": score, "reward": reward, "status": status, "error": error,
-        "success": status == "completed" and score >= 1.0,
+        "success": status == "completed" and score >= 1.0, **code_stamp(env.reward.__module__),
         "usage": state.usage,
         "num_turns": {"assistant": state.assistant, "user": state.user, "tool_calls": state.tool_calls},
         "timing": {"started_at": started_at.isoformat().replace("+00:00", "Z"),
                    "wall_s": round(time.perf_counter() - t0, 6), "model_s": round(state.model_s, 6),
                    "tool_s": round(state.tool_s, 6), "interaction_s": round(state.interaction_s, 6)},
     }
+    sandbox = _sandbox_record(env, identity)
+    if sandbox is not None:
+        record["sandbox"] = sandbox
+    return record
 
 
 class _Stop(Exception):
@@ -256,6 +282,8 @@ async def _model_turn(state: _State, model: Model, request: ModelRequest) -> Mod
                             "usage": reply.usage or {}, "finish_reason": reply.finish_reason, "error": None}
     if reply.attempts > 1:
         turn["attempts"] = reply.attempts
+    if reply.tokens:  # --record-tokens: the ids and logprobs the server sent, as it sent them
+        turn["tokens"] = reply.tokens
     state.turns.append(turn)
     state.emit("reply", turn=index, message=message, finish_reason=reply.finish_reason, usage=reply.usage,
                latency_s=reply.latency_s, attempts=reply.attempts, error=None)
@@ -304,7 +332,8 @@ def _complete_json(arguments: Any) -> bool:
 async def _interaction_turn(state: _State, interaction: Any, instance: str) -> bool:
     """Let the interaction speak; True when it terminates the trajectory."""
     started = time.perf_counter()
-    terminate, text, score, extra = await interaction.generate_response(instance, state.messages)
+    reply = await interaction.generate_response(instance, state.messages)
+    terminate, text, score, extra = InteractionReply.of(reply, f"interaction {interaction.name}")
     latency = time.perf_counter() - started
     state.interaction_s += latency
     state.turn_scores.append(float(score))
@@ -333,8 +362,20 @@ def _extracted(env: Environment, messages: list[dict[str, Any]]) -> Any:
         return None
 
 
-def _verify(env: Environment, messages: list[dict[str, Any]], identity: Any, kwargs: dict[str, Any]) -> float:
+def verify_messages(env: Environment, messages: list[dict[str, Any]], identity: Any, kwargs: dict[str, Any]) -> float:
+    """The verifier's score of a conversation (a failing verifier scores 0); the loop's grade, and --rescore's."""
     try:  # the last assistant message, or all of them for a `grades = "all"` verifier
         return float(env.reward.verify_score(messages, identity, **kwargs))
     except Exception:  # verify_score guards the verifier; this guards a custom override of it
         return 0.0
+
+
+def _sandbox_record(env: Environment, identity: Any) -> dict[str, Any] | None:
+    """Where a verifier that runs model code ran it (sandbox name, unsandboxed, limits); None for the others."""
+    describe = getattr(env.reward, "sandbox_record", None)
+    if describe is None:
+        return None
+    try:
+        return dict(describe(identity))
+    except Exception as exc:  # the verifier could not run the code either: the row says why
+        return {"sandbox": None, "error": f"{type(exc).__name__}: {exc}"}

@@ -9,14 +9,18 @@ Row *i* is keyed by all its coordinates (see `record_key`), so it is the same on
 from __future__ import annotations
 
 import hashlib
+import random
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from .bootcamp import InstructionGenerator
+from .classes import dotted_name, load_class
 from .seeding import RecordRandom, canonical_json, config_hash, record_key, seed_of
+from .stamps import code_stamp
 from .tool_config import InteractionSpec, ToolSpec
 
 _DUMP_OPTS = orjson.OPT_APPEND_NEWLINE
@@ -41,6 +45,9 @@ class RowSpec:
     data_source: str | None = None
     source: str = ""  # where the parameters came from, for error messages
     extra: dict[str, Any] = field(default_factory=dict)
+    # added to the written extra_info.index only (seeds use the group's own index): groups of one split number
+    # their rows after each other, so the index is unique per split
+    index_offset: int = 0
 
     @property
     def config_hash(self) -> str:
@@ -52,17 +59,32 @@ class RowSpec:
                             if self.interaction else None})
 
 
+def uses_global_random(cls: type) -> bool:
+    """Does a module defining `cls` or one of its bases hold the module-level `random` (`import random`, `from
+    random import randint`)? Those generators draw outside `self.rng` (the seed's habit)."""
+    shared = getattr(random, "_inst", None)
+    for klass in cls.__mro__:
+        module = sys.modules.get(klass.__module__)
+        if module is None or klass.__module__.startswith("bc_common"):
+            continue
+        for value in vars(module).values():
+            if value is random or (shared is not None and getattr(value, "__self__", None) is shared):
+                return True
+    return False
+
+
 class TaskFactory:
     """Builds rows by index: `factory.row(i)` -> (dedup key, JSONL bytes). Same inputs, same bytes."""
 
     def __init__(self, spec: RowSpec):
-        from .registry import load_class
-
         self.spec = spec
         cls = load_class(spec.generator_class)
         self.generator: InstructionGenerator = cls(_source=spec.source or f"{spec.bootcamp}/{spec.generator_name}",
                                                    **spec.params)
         self.rng = self.generator.rng = RecordRandom()
+        # a seed generator may draw from the module-level `random`: it gets the row's stream there too
+        self._seed_global = uses_global_random(cls)
+        self.stamp = code_stamp(cls.__module__)  # the generator's folder: a code change shows in every row
         self.data_source = spec.data_source or f"bootcamp/{spec.bootcamp}"
         self.config_hash = spec.config_hash
         self.tool_names = [t.name for t in spec.tools]
@@ -79,8 +101,15 @@ class TaskFactory:
         return RecordRandom().seed_record(self._key_prefix + b"%d\x1f%d" % (index, attempt))
 
     def identity(self, index: int, attempt: int = 0) -> dict[str, Any]:
-        self.rng.seed_record(self._key_prefix + b"%d\x1f%d" % (index, attempt))
+        self._seed(self._key_prefix + b"%d\x1f%d" % (index, attempt))
         return self.generator.case_generator()
+
+    def _seed(self, key: bytes) -> int:
+        """Key the generator's rng to one row (and the module-level `random`, for a seed generator that uses it)."""
+        seed = self.rng.seed_record(key)
+        if self._seed_global:
+            random.seed(seed)
+        return seed
 
     def identity_hash(self, identity: dict[str, Any]) -> DedupKey:
         """The key deduplication compares identities by (see `dedup_key`)."""
@@ -88,7 +117,7 @@ class TaskFactory:
 
     def row(self, index: int) -> tuple[DedupKey, bytes]:
         """(dedup key, row bytes) for `index` (first draw; duplicates are redrawn with `identity(i, k)`)."""
-        seed = self.rng.seed_record(self._key_prefix + b"%d\x1f0" % index)
+        seed = self._seed(self._key_prefix + b"%d\x1f0" % index)
         return self.render(index, self.generator.case_generator(), seed)
 
     def render(self, index: int, identity: dict[str, Any], seed: int | None = None) -> tuple[DedupKey, bytes]:
@@ -103,12 +132,13 @@ class TaskFactory:
             seed = self.seed(index)
         prompt = self.generator.prompt_func(identity)
         template = self._template
+        shown = index + self.spec.index_offset
         if template is not None and prompt.__class__ is str:
             repeats = self._repeats
             if repeats == 0:
-                return key, template % (seed, orjson.dumps(prompt), canonical, index)
-            return key, template % ((seed, orjson.dumps(prompt), canonical, index) + (canonical,) * repeats)
-        row = self._build(index, orjson.Fragment(canonical), seed, prompt)
+                return key, template % (seed, orjson.dumps(prompt), canonical, shown)
+            return key, template % ((seed, orjson.dumps(prompt), canonical, shown) + (canonical,) * repeats)
+        row = self._build(shown, orjson.Fragment(canonical), seed, prompt)
         return key, orjson.dumps(row, option=_DUMP_OPTS)
 
     def build(self, index: int, identity: dict[str, Any], seed: int | None = None,
@@ -116,7 +146,7 @@ class TaskFactory:
         """The task row dict for an identity (the generator's rng continues from the identity draw).
         `embedded` stands for the identity inside the row (its pre-serialised form, when given)."""
         prompt = self.generator.prompt_func(identity)
-        return self._build(index, identity if embedded is None else embedded,
+        return self._build(index + self.spec.index_offset, identity if embedded is None else embedded,
                            self.seed(index) if seed is None else seed, prompt)
 
     def _build(self, index: Any, identity: Any, seed: Any, prompt: Any) -> dict[str, Any]:
@@ -139,6 +169,7 @@ class TaskFactory:
                 "bootcamp": s.bootcamp,
                 "seed": s.base_seed,
                 "config_hash": self.config_hash,
+                **self.stamp,
                 "tools_kwargs": tools_kwargs,
                 "need_tools_kwargs": bool(tools_kwargs),
                 "interaction_kwargs": interaction,
@@ -227,16 +258,17 @@ class TaskSet:
 
         TaskSet("arithmetic", seed=7)[3]                       # a task row (dict)
         TaskSet("arithmetic", groups=["hard"], params={"max_digits": 9})
+        TaskSet("arithmetic", ratios={"medium": 1, "hard": 0.1})   # another mix (bc-gen --curriculum's)
 
     `ts[i]` is the first draw of row *i*; `bc-gen` writes the same rows except that it redraws an identity that
     already appeared earlier in the split (rare; `--no-dedup` turns that off)."""
 
     def __init__(self, bootcamp: Any, *, seed: int = 0, split: str = "train", groups: list[str] | None = None,
-                 params: dict[str, Any] | None = None, tools: bool = True, interaction: bool = True):
+                 params: dict[str, Any] | None = None, tools: bool = True, interaction: bool = True,
+                 ratios: dict[str, float] | None = None):
         from .catalog import get_bootcamp
         from .errors import ConfigError
         from .manifest import Group
-        from .tool_config import dotted_name
 
         bc = get_bootcamp(bootcamp) if isinstance(bootcamp, str) else bootcamp
         if bc.generator is None:
@@ -250,6 +282,13 @@ class TaskSet:
                                   + ", ".join(k.name for k in known))
             # a group kept out of the default mix (ratio 0, e.g. rg/*'s curriculum levels) counts as 1 when named
             known = [k if k.ratio > 0 else Group(k.name, k.params, 1.0, k.tools) for k in known if k.name in groups]
+        elif ratios is not None:  # a mix of our own: the groups it weighs, in the manifest's order
+            unknown = sorted(set(ratios) - {k.name for k in known})
+            if unknown:
+                raise ConfigError(f"bootcamp {bc.name!r} has no group {unknown[0]!r}; its groups: "
+                                  + ", ".join(k.name for k in known))
+            known = [Group(k.name, k.params, float(ratios[k.name]), k.tools) for k in known
+                     if ratios.get(k.name, 0) > 0]
         else:
             known = [k for k in known if k.ratio > 0] or known
         if sum(g.ratio for g in known) <= 0:

@@ -1,4 +1,4 @@
-"""Seed-format tool and interaction configs: load, check, instantiate.
+"""Seed-format tool and interaction configs: load, check, instantiate; and the specs of a manifest's classes.
 
     tools:
       - class_name: bootcamps.arithmetic.tools.CalculatorTool
@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .bootcamp import Interaction, Tool
+from .classes import dotted_name, load_class
 from .config import check_keys, load_yaml
-from .errors import ConfigError
-from .registry import load_class
+from .errors import ConfigError, RegistryError
+from .interaction import Interaction
+from .tool import Tool
 
 
 @dataclass
@@ -57,13 +58,12 @@ class InteractionSpec:
         return cls(config={**self.config, "name": self.name})
 
 
-def dotted_name(cls: type) -> str:
-    return f"{cls.__module__}.{cls.__qualname__}"
-
-
 def _subclass(class_name: str, base: type, where: str) -> type:
     """The class at `class_name`, which must subclass `base` (`builtins.print` is a config error, not a crash)."""
-    obj = load_class(class_name)
+    try:
+        obj = load_class(class_name)
+    except RegistryError as exc:
+        raise RegistryError(f"{where + ': ' if where else ''}class_name: {exc}") from None
     if not isinstance(obj, type) or not issubclass(obj, base):
         raise ConfigError(f"{where + ': ' if where else ''}class_name {class_name!r} is not a subclass of "
                           f"bc_common.bootcamp.{base.__name__}")

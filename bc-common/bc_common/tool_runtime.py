@@ -8,34 +8,19 @@ model and a typed error on the turn; it never crashes the run.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 from jsonschema import Draft202012Validator
 
-from .bootcamp import Tool
 from .errors import ToolError
 from .seeding import new_instance_id
+from .tool import Tool
 from .tool_config import ToolSpec, load_tool_config
+from .types import ToolResult
 
 MAX_ARGUMENT_BYTES = 1 << 20
-
-
-@dataclass
-class ToolResult:
-    """The outcome of one tool call."""
-
-    text: str
-    reward: float = 0.0
-    metrics: dict[str, Any] = field(default_factory=dict)
-    error: dict[str, str] | None = None  # {"type": ..., "message": ...}
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
 
 class ToolRuntime:
     """Tool objects by function name, with their argument validators."""
@@ -88,6 +73,7 @@ class ToolSession:
         self.allowed = [n for n in runtime.tools if allowed is None or n in allowed]
         self.instances: dict[str, str] = {}
         self._lock = asyncio.Lock()
+        self._late: list[tuple[str, asyncio.Future]] = []  # creates whose caller was cancelled: released at close
         self.closed = False
 
     @property
@@ -97,10 +83,22 @@ class ToolSession:
     async def _instance(self, name: str) -> str:
         async with self._lock:
             if name not in self.instances:
+                if self.closed:
+                    raise ToolError("session_closed", "the tool session has ended")
+                tool = self.runtime.tools[name]
                 kwargs = dict(self.create_kwargs.get(name) or {})
-                instance_id = await self.runtime.tools[name].create(new_instance_id(), **kwargs)
+                creating = asyncio.ensure_future(tool.create(new_instance_id(), **kwargs))
+                try:
+                    instance_id = await asyncio.shield(creating)
+                except asyncio.CancelledError:
+                    # the caller gave up (its session ended), the create may still land: close() releases it
+                    self._late.append((name, creating))
+                    raise
                 if isinstance(instance_id, tuple):  # verl's and some seed tools' (instance_id, response)
                     instance_id = instance_id[0]
+                if self.closed:  # closed while the create ran
+                    await _release(tool, instance_id)
+                    raise ToolError("session_closed", "the tool session has ended")
                 self.instances[name] = instance_id
             return self.instances[name]
 
@@ -130,12 +128,12 @@ class ToolSession:
         tool = self.runtime.tools[name]
         try:
             instance_id = await self._instance(name)
-            text, reward, metrics = await tool.execute(instance_id, arguments)
+            result = ToolResult.of(await tool.execute(instance_id, arguments), f"tool {name}")
         except ToolError as exc:
             return _error(exc.kind, f"Error: {exc.message}")
         except Exception as exc:  # a tool bug must not end the trajectory
             return _error("tool_exception", f"Error: tool {name} failed: {type(exc).__name__}: {exc}")
-        return ToolResult(text if isinstance(text, str) else str(text), float(reward or 0.0), dict(metrics or {}))
+        return result
 
     async def close(self) -> dict[str, float]:
         """Collect `calc_reward` of every created instance and release them all (always, even on error)."""
@@ -150,11 +148,21 @@ class ToolSession:
             except Exception:
                 rewards[name] = 0.0
             finally:
-                try:
-                    await tool.release(instance_id)
-                except Exception:
-                    pass
+                await _release(tool, instance_id)
+        for name, creating in self._late:
+            await asyncio.wait({creating})
+            if creating.cancelled() or creating.exception() is not None:
+                continue
+            instance_id = creating.result()
+            await _release(self.runtime.tools[name], instance_id[0] if isinstance(instance_id, tuple) else instance_id)
         return rewards
+
+
+async def _release(tool: Tool, instance_id: str) -> None:
+    try:
+        await tool.release(instance_id)
+    except Exception:
+        pass  # release is best effort: the tool's own TTL is the backstop
 
 
 _ANNOTATIONS = frozenset({"description", "title", "examples", "default", "$comment", "deprecated", "readOnly",

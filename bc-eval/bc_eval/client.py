@@ -12,6 +12,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 import orjson
@@ -20,6 +21,7 @@ from bc_common.model import ModelError, ModelReply, ModelRequest
 from bc_common.redaction import clip, redact_text, redact_url, secret_values
 
 from .profiles import ServerProfile, detect_from_answer, detect_from_models, profile_for
+from .tokens import answer_tokens, llamacpp_prompt_ids, token_request
 
 T = TypeVar("T")
 
@@ -131,26 +133,30 @@ class RetryPolicy:
         raise AssertionError("unreachable")
 
 
-def request_params(params: dict[str, Any], has_tools: bool, profile: ServerProfile | None = None) -> dict[str, Any]:
+def request_params(params: dict[str, Any], has_tools: bool, profile: ServerProfile | None = None,
+                   record_tokens: bool = False) -> dict[str, Any]:
     """The request fields besides model, messages and tools: `params` (with `extra_body` merged at the top level,
-    as the SDK does) over the server profile's defaults; `tool_choice: "auto"` whenever tools are offered."""
-    flat: dict[str, Any] = {}
+    as the SDK does) over the server profile's defaults (and its way of asking for token ids and logprobs, with
+    `record_tokens`); `tool_choice: "auto"` whenever tools are offered."""
+    profile = profile or profile_for(None)
+    flat: dict[str, Any] = token_request(profile.name) if record_tokens else {}
     for key, value in params.items():
         if key == "extra_body" and isinstance(value, dict):
             flat.update(value)
         else:
             flat[key] = value
-    return (profile or profile_for(None)).apply(flat, has_tools)
+    return profile.apply(flat, has_tools)
 
 
 def request_body(model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
-                 params: dict[str, Any], profile: ServerProfile | None = None) -> dict[str, Any]:
+                 params: dict[str, Any], profile: ServerProfile | None = None,
+                 record_tokens: bool = False) -> dict[str, Any]:
     """The chat-completions body (see request_params)."""
     body: dict[str, Any] = {"model": model,
                             "messages": [{k: m[k] for k in _SENT_KEYS if k in m} for m in messages]}
     if tools:
         body["tools"] = tools
-    body.update(request_params(params, bool(tools), profile))
+    body.update(request_params(params, bool(tools), profile, record_tokens))
     return body
 
 
@@ -252,9 +258,19 @@ def model_ids(listing: Any) -> list[str]:
     return [m["id"] for m in data if isinstance(m, dict) and isinstance(m.get("id"), str)]
 
 
-def chat_url(base_url: str) -> str:
-    base = base_url.rstrip("/")
-    return base if base.endswith("/chat/completions") else base + "/chat/completions"
+def split_base_url(base_url: str) -> tuple[str, str]:
+    """(base, query) of `--base-url`: the base without `/chat/completions` or a trailing slash, and the query string
+    that every request must carry (Azure-style `.../v1?api-version=X`)."""
+    parts = urlsplit(base_url)
+    base = urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/"), "", "")).rstrip("/")
+    if base.endswith("/chat/completions"):
+        base = base[: -len("/chat/completions")]
+    return base, parts.query
+
+
+def endpoint(base: str, query: str, route: str) -> str:
+    """The URL of `route` (`/chat/completions`, `/models`) under `base`, with the base URL's query kept."""
+    return f"{base}{route}?{query}" if query else base + route
 
 
 class ChatClient:
@@ -267,9 +283,11 @@ class ChatClient:
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  headers: dict[str, str] | None = None, params: dict[str, Any] | None = None,
                  timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None,
-                 max_response_bytes: int = MAX_RESPONSE_BYTES, server_profile: str = "auto"):
-        self.url = chat_url(base_url or DEFAULT_BASE_URL)
-        self.base_url = self.url[: -len("/chat/completions")]
+                 max_response_bytes: int = MAX_RESPONSE_BYTES, server_profile: str = "auto",
+                 record_tokens: bool = False):
+        self.base_url, self.query = split_base_url(base_url or DEFAULT_BASE_URL)
+        self.record_tokens = record_tokens
+        self.url = endpoint(self.base_url, self.query, "/chat/completions")
         self.model = model
         self.params = dict(params or {})
         self.timeout = aiohttp.ClientTimeout(total=timeout)
@@ -279,7 +297,7 @@ class ChatClient:
         self._headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
         if api_key:
             self._headers["Authorization"] = f"Bearer {api_key}"
-        self._secrets = secrets_of(api_key, headers, self.base_url)
+        self._secrets = secrets_of(api_key, headers, self.url)
         self._session: aiohttp.ClientSession | None = None
         self.profiler = Profiler(server_profile)
 
@@ -304,7 +322,9 @@ class ChatClient:
         return self._session
 
     async def complete(self, request: ModelRequest) -> ModelReply:
-        data = orjson.dumps(request_body(self.model, request.messages, request.tools, self.params, self.profile))
+        body = request_body(self.model, request.messages, request.tools, {**self.params, **request.params},
+                            self.profile, self.record_tokens)
+        data = orjson.dumps(body)
         started = time.perf_counter()
         try:
             answer, attempts = await self.retry.run(lambda: self._post(data))
@@ -312,7 +332,36 @@ class ChatClient:
             raise redact(self.profiler.hint(exc), self._secrets) from None
         self.profiler.from_answer(answer)
         message, finish, usage = parse_completion(answer)
-        return ModelReply(message, finish, usage, time.perf_counter() - started, attempts)
+        tokens = answer_tokens(answer) if self.record_tokens else None
+        if tokens is not None and "prompt_ids" not in tokens and self.profile.name == "llamacpp":
+            prompt = await llamacpp_prompt_ids(self._post_root, body, (usage or {}).get("prompt_tokens"))
+            if prompt is not None:
+                tokens = {"prompt_ids": prompt, **tokens}
+        return ModelReply(message, finish, usage, time.perf_counter() - started, attempts, tokens)
+
+    async def _post_root(self, route: str, body: dict[str, Any]) -> Any:
+        """POST to a route under the server's root (llama-server's /tokenize sits beside /v1, not under it)."""
+        root = self.base_url[: -len("/v1")] if self.base_url.endswith("/v1") else self.base_url
+        return await self._exchange("POST", endpoint(root, self.query, route), route, orjson.dumps(body))
+
+    async def _exchange(self, method: str, url: str, label: str, data: bytes | None = None,
+                        json_label: str | None = None) -> Any:
+        """One non-retried request besides the chat call (GET /models, llama.cpp's routes): its JSON answer, or a
+        ModelError whose message starts with `label` (`json_label` for an answer that is not JSON)."""
+        session = self._open()
+        try:
+            async with session.request(method, url, data=data, timeout=self.timeout, allow_redirects=False) as resp:
+                raw = await read_capped(resp, self.max_response_bytes)
+                if resp.status >= 300:
+                    raise error_for_status(resp.status, raw, None, self._secrets, resp.headers.get("Location"))
+        except asyncio.TimeoutError:
+            raise ModelError("timeout", f"{label}: no answer within {self.timeout.total:g} s") from None
+        except aiohttp.ClientError as exc:
+            raise ModelError("connection_error", f"{label}: {type(exc).__name__}: {exc}") from None
+        try:
+            return orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            raise ModelError("invalid_response", f"{json_label or label}: the answer is not JSON") from None
 
     async def _post(self, data: bytes) -> Any:
         session = self._open()
@@ -345,21 +394,9 @@ class ChatClient:
             raise redact(exc, self._secrets) from None
 
     async def _get_models(self) -> Any:
-        session = self._open()
         shown = redact_url(self.base_url)
-        try:
-            async with session.get(self.base_url + "/models", timeout=self.timeout, allow_redirects=False) as resp:
-                body = await read_capped(resp, self.max_response_bytes)
-                if resp.status >= 300:
-                    raise error_for_status(resp.status, body, None, self._secrets, resp.headers.get("Location"))
-        except asyncio.TimeoutError:
-            raise ModelError("timeout", f"{shown}: no answer within {self.timeout.total:g} s") from None
-        except aiohttp.ClientError as exc:
-            raise ModelError("connection_error", f"{shown}: {type(exc).__name__}: {exc}") from None
-        try:
-            return orjson.loads(body)
-        except orjson.JSONDecodeError:
-            raise ModelError("invalid_response", f"{shown}/models: the answer is not JSON") from None
+        return await self._exchange("GET", endpoint(self.base_url, self.query, "/models"), shown,
+                                    json_label=f"{shown}/models")
 
     async def aclose(self) -> None:
         if self._session is not None:

@@ -15,6 +15,7 @@ from urllib.parse import urlencode, urlsplit
 from bc_common.bootcamp import Tool
 from bc_common.environment import Environment, Environments
 from bc_common.errors import ConfigError, ToolError
+from bc_common.extras import install_hint
 from bc_common.records import task_id
 from bc_common.redaction import redact_url
 from bc_common.rollout import prompt_messages
@@ -29,8 +30,7 @@ def check_tool_server(url: str | None) -> str:
     try:
         import mcp  # noqa: F401
     except ImportError:
-        raise ConfigError("--tool-transport mcp needs the official MCP SDK: pip install "
-                          "'bootcamp-harness[mcp]'") from None
+        raise ConfigError(f"--tool-transport mcp needs the official MCP SDK: {install_hint('mcp')}") from None
     parts = urlsplit(url or "")
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
         raise ConfigError("--tool-server must be the server's MCP endpoint, http(s)://HOST:PORT[/mcp], without a "

@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 import time
 from typing import Any
+from urllib.parse import parse_qsl
 
 import openai
 
@@ -21,13 +22,17 @@ from .client import (
     ModelRequest,
     Profiler,
     RetryPolicy,
+    endpoint,
     error_for_status,
     parse_completion,
     redact,
     request_params,
     secrets_of,
+    split_base_url,
     too_large,
 )
+from .decoded_size import ACCEPTED_ENCODINGS, DecodedCounter
+from .tokens import answer_tokens, llamacpp_prompt_ids
 
 # Parameters the SDK accepts by name; anything else travels in `extra_body`.
 _SDK_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "n", "stop", "seed", "tool_choice",
@@ -37,7 +42,8 @@ _SDK_PARAMS = {"temperature", "top_p", "max_tokens", "max_completion_tokens", "n
 
 
 class _TooLarge(Exception):
-    """Raised inside the HTTP library when an answer passes the size limit (the SDK wraps it)."""
+    """Raised inside the HTTP library when an answer is refused while it streams: over the size limit, or in an
+    encoding that cannot be counted (the SDK wraps it)."""
 
     def __init__(self, error: ModelError):
         super().__init__(str(error))
@@ -45,17 +51,20 @@ class _TooLarge(Exception):
 
 
 def _size_hook(limit: int, http: Any) -> Any:
-    """An httpx response hook: refuse an announced length over `limit` at once, and cap the body stream so
-    memory stays bounded whatever the server sends."""
+    """An httpx response hook: refuse an announced length over `limit` at once, and cap the body stream on its
+    decoded size (what the SDK will hold), so memory stays bounded whatever the server sends, compressed or not."""
 
     class CappedStream(http.AsyncByteStream):
-        def __init__(self, stream: Any):
+        def __init__(self, stream: Any, counter: DecodedCounter):
             self.stream = stream
+            self.counter = counter
 
         async def __aiter__(self):
-            total = 0
             async for chunk in self.stream:
-                total += len(chunk)
+                try:  # counted before the library decodes the chunk, so an over-limit chunk is never expanded
+                    total = self.counter.feed(chunk, limit)
+                except ModelError as exc:
+                    raise _TooLarge(exc) from None
                 if total > limit:
                     raise _TooLarge(too_large(limit))
                 yield chunk
@@ -67,7 +76,11 @@ def _size_hook(limit: int, http: Any) -> Any:
         length = response.headers.get("content-length")
         if length and length.isdigit() and int(length) > limit:
             raise _TooLarge(too_large(limit, int(length)))
-        response.stream = CappedStream(response.stream)
+        try:
+            counter = DecodedCounter(response.headers.get("content-encoding", ""))
+        except ModelError as exc:
+            raise _TooLarge(exc) from None
+        response.stream = CappedStream(response.stream, counter)
     return check
 
 
@@ -82,6 +95,7 @@ def _http_client(concurrency: int, timeout: float, max_response_bytes: int = MAX
             continue
         return http.AsyncClient(limits=http.Limits(max_connections=concurrency, max_keepalive_connections=concurrency),
                                 timeout=timeout, follow_redirects=False,
+                                headers={"Accept-Encoding": ACCEPTED_ENCODINGS},
                                 event_hooks={"response": [_size_hook(max_response_bytes, http)]})
     return None
 
@@ -92,23 +106,25 @@ class OpenAIClient:
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None,
                  headers: dict[str, str] | None = None, params: dict[str, Any] | None = None,
                  timeout: float = 600.0, concurrency: int = 64, retry: RetryPolicy | None = None,
-                 max_response_bytes: int = MAX_RESPONSE_BYTES, server_profile: str = "auto"):
-        base = (base_url or DEFAULT_BASE_URL).rstrip("/")
-        if base.endswith("/chat/completions"):
-            base = base[: -len("/chat/completions")]
+                 max_response_bytes: int = MAX_RESPONSE_BYTES, server_profile: str = "auto",
+                 record_tokens: bool = False):
+        base, query = split_base_url(base_url or DEFAULT_BASE_URL)
+        self.record_tokens = record_tokens
         self.model = model
         self.retry = retry or RetryPolicy()
-        self._secrets = secrets_of(api_key, headers, base)
+        self._secrets = secrets_of(api_key, headers, endpoint(base, query, ""))
         self.params = dict(params or {})
         self.profiler = Profiler(server_profile)
         self._client = openai.AsyncOpenAI(
             base_url=base, api_key=api_key or "no-key", default_headers=headers or None, timeout=timeout,
+            default_query=dict(parse_qsl(query, keep_blank_values=True)) or None,
             max_retries=0, http_client=_http_client(concurrency, timeout, max_response_bytes))
 
     async def complete(self, request: ModelRequest) -> ModelReply:
         messages = [{k: m[k] for k in ("role", "content", "tool_calls", "tool_call_id", "name") if k in m}
                     for m in request.messages]
-        fields = request_params(self.params, bool(request.tools), self.profiler.profile)
+        fields = request_params({**self.params, **request.params}, bool(request.tools), self.profiler.profile,
+                                self.record_tokens)
         kwargs: dict[str, Any] = {k: v for k, v in fields.items() if k in _SDK_PARAMS}
         extra = {k: v for k, v in fields.items() if k not in _SDK_PARAMS}
         if extra:  # the SDK sends these at the top level of the body, as our own client does
@@ -122,7 +138,25 @@ class OpenAIClient:
             raise redact(self.profiler.hint(exc), self._secrets) from None
         self.profiler.from_answer(answer)
         message, finish, usage = parse_completion(answer)
-        return ModelReply(message, finish, usage, time.perf_counter() - started, attempts)
+        tokens = answer_tokens(answer) if self.record_tokens else None
+        if tokens is not None and "prompt_ids" not in tokens and self.profiler.profile.name == "llamacpp":
+            body = {"messages": messages, **({"tools": request.tools} if request.tools else {}), **extra}
+            prompt = await llamacpp_prompt_ids(self._post_root, body, (usage or {}).get("prompt_tokens"))
+            if prompt is not None:
+                tokens = {"prompt_ids": prompt, **tokens}
+        return ModelReply(message, finish, usage, time.perf_counter() - started, attempts, tokens)
+
+    async def _post_root(self, route: str, body: dict[str, Any]) -> Any:
+        """POST to a route under the server's root (llama-server's /tokenize sits beside /v1, not under it)."""
+        base = str(self._client.base_url).rstrip("/")
+        root = base[: -len("/v1")] if base.endswith("/v1") else base
+        try:
+            return await self._client.post(root + route, body=body, cast_to=object)
+        except openai.APIStatusError as exc:
+            raise error_for_status(exc.status_code, exc.response.content, None, self._secrets,
+                                   exc.response.headers.get("location")) from None
+        except (openai.APIError, _TooLarge) as exc:
+            raise ModelError("connection_error", f"{route}: {type(exc).__name__}") from None
 
     async def _create(self, messages: list[dict[str, Any]], kwargs: dict[str, Any]) -> dict[str, Any]:
         try:

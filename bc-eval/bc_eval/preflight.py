@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bc_common.builtin_model import KINDS, is_builtin
+from bc_common.builtin_model import KINDS, BuiltinModel, is_builtin
 from bc_common.environment import Environment, Environments, identity_of
 from bc_common.errors import ConfigError, InputError, RegistryError, ToolError
 from bc_common.identity import validate_identity
@@ -20,7 +20,7 @@ from bc_common.verify_kwargs import check_verify_kwargs
 
 from .client import ChatClient, ModelError
 
-BUILTINS = " or ".join(f"--model builtin:{k}" for k in KINDS)
+BUILTINS = ", ".join(f"--model builtin:{k}" for k in KINDS)
 
 
 async def choose_model(config: Any) -> str:
@@ -56,7 +56,9 @@ class TaskChecks:
     def __init__(self, config: Any, envs: Environments, model: str, warn: Callable[[str], None]):
         self.config = config
         self.envs = envs
-        self.builtin = is_builtin(model)
+        # a seated run's built-in models play the seats' policies (bc_eval.seats.check_seated checks those)
+        self.builtin = BuiltinModel(model) if is_builtin(model) and not getattr(config, "opponent_model", None) \
+            else None
         self.warn = warn
         self._checked: set[str] = set()
         self._servers: dict[str, str | None] = {}  # tool server URL -> failure (None: fine)
@@ -74,8 +76,9 @@ class TaskChecks:
         except (ConfigError, RegistryError) as exc:
             raise type(exc)(f"{where}: {exc}") from None
         if env.data_source not in self._checked:
-            if self.builtin and env.policy is None:
-                raise RegistryError(f"{where}: {env.data_source} has no reference policy for the built-in models")
+            why = self.builtin.policy_available(env) if self.builtin is not None else None
+            if why:
+                raise RegistryError(f"{where}: {why}")
             try:
                 check_verify_kwargs(env.reward, self.config.verify_kwargs)
             except ConfigError as exc:

@@ -16,8 +16,9 @@ from typing import Any
 
 import orjson
 
-from bc_common.errors import InputError
+from bc_common.errors import ConfigError, InputError
 from bc_common.jsonl import AtomicFile
+from bc_common.stamps import stamp_of
 
 
 @dataclass
@@ -34,11 +35,14 @@ class ResumeState:
 
 
 def prepare_resume(path: str | Path, on_kept: Callable[[dict[str, Any]], None] | None = None, *,
-                   model: str | None = None, samples: int | None = None) -> ResumeState:
+                   model: str | None = None, samples: int | None = None,
+                   stamp_now: Callable[[dict[str, Any]], dict[str, str] | None] | None = None) -> ResumeState:
     """Read `path` (missing is fine), rewrite it with the good rows only, and return what is done.
 
     `on_kept` sees every kept row (the summary counts them). With `model` / `samples`, a row of another model or
-    a sample index beyond `samples` is not a trajectory of this run: InputError."""
+    a sample index beyond `samples` is not a trajectory of this run: InputError. With `stamp_now` (the stamp of
+    the code that would grade a row now), a kept row graded by other code of its bootcamp is refused: ConfigError
+    naming the bootcamp and both hashes. A refusal leaves the file as it was."""
     state = ResumeState()
     p = Path(path)
     if not p.exists():
@@ -69,6 +73,8 @@ def prepare_resume(path: str | Path, on_kept: Callable[[dict[str, Any]], None] |
                 raise InputError(f"a second trajectory for task {key[0]!r} sample {key[1]} (the first is line "
                                  f"{first_seen[key]}); two tasks share an id?", source=str(p), line=lineno,
                                  field="task_id")
+            if stamp_now is not None:
+                _check_stamp(row, stamp_now(row), str(p), lineno)
             first_seen[key] = lineno
             state.done.add(key)
             out.write(line if line.endswith(b"\n") else line + b"\n")
@@ -76,6 +82,16 @@ def prepare_resume(path: str | Path, on_kept: Callable[[dict[str, Any]], None] |
                 on_kept(row)
     os.chmod(p, mode)
     return state
+
+
+def _check_stamp(row: dict[str, Any], now: dict[str, str] | None, source: str, lineno: int) -> None:
+    before = stamp_of(row)
+    if before is None or now is None or before["code_hash"] == now["code_hash"]:
+        return
+    name = (row.get("input") or {}).get("data_source", "?")
+    raise ConfigError(f"{source}:{lineno}: --resume across a changed bootcamp: {name} code_hash {before['code_hash']} "
+                      f"({before['bootcamp_version']}) then, {now['code_hash']} ({now['bootcamp_version']}) now. "
+                      "Write to another -o, re-grade the kept rows with --rescore, or --force to mix them")
 
 
 def _row(line: bytes, source: str, lineno: int, last: bool) -> dict[str, Any] | None:

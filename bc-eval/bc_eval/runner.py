@@ -23,15 +23,24 @@ from bc_common.builtin_model import BuiltinModel, is_builtin
 from bc_common.environment import Environments
 from bc_common.errors import BcError, ConfigError, InputError
 from bc_common.images import ImageLimits, hash_images
-from bc_common.jsonl import JsonlWriter, ReadStats, read_records
+from bc_common.jsonl import JsonlWriter, ReadStats
+from bc_common.locks import OutputLock
+from bc_common.match import Player
+from bc_common.pricing import Price, find_price
+from bc_common.readers import read_records
 from bc_common.records import check_task, task_id
 from bc_common.rollout import Limits, run_trajectory
+from bc_common.rubric import rubric_of
+from bc_common.stamps import code_stamp
 
+from . import seats
 from .client import MAX_RESPONSE_BYTES, ChatClient, ModelError, RetryPolicy
+from .judge import JudgeCache, LlmJudge, default_cache_dir
 from .preflight import TaskChecks, choose_model
 from .profiles import NAMES as PROFILE_NAMES
 from .prompts import sent_prompt
 from .resume import prepare_resume
+from .seed_compat import seed_fields
 from .settings import check_resume, run_settings, stored_settings, write_settings
 from .summary import Summary
 from .trace import TracePrinter
@@ -55,6 +64,8 @@ class EvalConfig:
     ordered: bool = False
     limits: Limits | None = None  # None: the default caps and each bootcamp's own budgets (Limits.resolve)
     verify_kwargs: dict[str, Any] = field(default_factory=dict)
+    verify_kwargs_file: str | None = None  # the FILE of --verify-correction-kwargs @FILE (read, never written)
+    extra_params_file: str | None = None  # the FILE of --api-extra-params @FILE (read, never written)
     tool_config: str | None = None
     interaction_config: str | None = None
     reward_calculator: str | None = None
@@ -71,7 +82,21 @@ class EvalConfig:
     tool_transport: str = "local"  # or "mcp": the tools run in MCP sessions on the bc-toolserve at tool_server
     tool_server: str | None = None
     image_limits: ImageLimits = field(default_factory=ImageLimits)  # pixel budget and minimum edge of sent images
+    image_root: str | None = None  # the folder task rows' image paths may not leave (None: each task file's)
     store_images: bool = True  # False: trajectories keep each image's sha256 instead of its bytes
+    opponent_model: str | None = None  # a match against this model in every task (bc_eval.seats)
+    opponent_base_url: str | None = None  # its server (default: --base-url)
+    opponent_api_key_env: str | None = None  # the variable holding its key (default: --model's key, same server)
+    opponent_api_key: str | None = None  # from the environment only; never written anywhere
+    record_tokens: bool = False  # ask for token ids and logprobs; every model turn keeps what the server sent
+    price: Price | None = None  # --price; None: the built-in table's price of the model, if it lists it
+    judge_base_url: str | None = None  # the LLM judge of rubric bootcamps (with judge_model)
+    judge_model: str | None = None
+    judge_params: dict[str, Any] = field(default_factory=dict)  # --judge-param, over temperature 0, max_tokens 1024
+    judge_api_key: str | None = None  # from the environment only; never written anywhere
+    judge_cache: str | None = None  # None: bc_eval.judge.default_cache_dir()
+    no_judge: bool = False  # grade rubric bootcamps without their judge components
+    seed_compat: bool = False  # rows also carry the seed's full_context / response_context (bc_eval.seed_compat)
 
     def __post_init__(self) -> None:
         if self.concurrency < 1:
@@ -92,6 +117,7 @@ class EvalConfig:
             raise ConfigError("--tool-transport must be 'local' or 'mcp'")
         if (self.tool_transport == "mcp") != bool(self.tool_server):
             raise ConfigError("--tool-transport mcp and --tool-server URL go together")
+        seats.check_opponent(self)
 
 
 def _warn(message: str) -> None:
@@ -110,15 +136,37 @@ def make_model(config: EvalConfig, name: str | None = None) -> Any:
             _warn(f"{name} ignores {', '.join(model.ignored)}")
         if config.base_url:
             _warn(f"{name} runs locally; the server at --base-url is not used")
+        if config.record_tokens:
+            _warn(f"{name} has no tokenizer: --record-tokens records nothing")
         return model
     kwargs = dict(api_key=config.api_key, headers=config.headers, params=config.params, timeout=config.timeout,
                   concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes,
-                  server_profile=config.server_profile)
+                  server_profile=config.server_profile, record_tokens=config.record_tokens)
     if config.client == "openai":
         from .openai_client import OpenAIClient
 
         return OpenAIClient(config.base_url, name, **kwargs)
     return ChatClient(config.base_url, name, **kwargs)
+
+
+def make_judge(config: EvalConfig) -> LlmJudge | None:
+    """The LLM judge of `config` (None without --judge-model), its verdicts cached on disk."""
+    if not config.judge_model:
+        return None
+    # max_tokens: a verdict is a short JSON object; a judge that never stops must not run to the context's end
+    kwargs = dict(api_key=config.judge_api_key, params={"temperature": 0, "max_tokens": 1024, **config.judge_params}, timeout=config.timeout,
+                  concurrency=config.concurrency, retry=config.retry, max_response_bytes=config.max_response_bytes,
+                  server_profile="generic")
+    client = ChatClient(config.judge_base_url, config.judge_model, **kwargs)
+    return LlmJudge(client, config.judge_model, JudgeCache(config.judge_cache or default_cache_dir()))
+
+
+def refuse_unjudged(env: Any, config: EvalConfig, judge: LlmJudge | None, where: str) -> None:
+    """A rubric bootcamp with judge components needs a judge, or --no-judge saying it is graded without one."""
+    rubric = rubric_of(env.reward)
+    if rubric is not None and rubric.judged and judge is None and not config.no_judge:
+        raise ConfigError(f"{where}: {env.data_source} is graded partly by an LLM judge: give --judge-base-url URL "
+                          "and --judge-model NAME, or --no-judge to grade its other components only")
 
 
 def make_environments(config: EvalConfig) -> Environments:
@@ -133,13 +181,16 @@ def make_environments(config: EvalConfig) -> Environments:
 
 def evaluate(config: EvalConfig, *, summary: Summary | None = None) -> Summary:
     """Run the whole evaluation (blocking) and return its summary (kept rows of a resumed file included)."""
-    summary = summary or Summary(k=config.samples, store_images=config.store_images)
-    with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+    summary = summary or Summary(k=config.samples, store_images=config.store_images,
+                                 record_tokens=config.record_tokens, seed_compat=config.seed_compat)
+    # one writer per output (and its settings file): a second run on it is refused before anything is read
+    with OutputLock(config.output, prog="bc-eval"), asyncio.Runner(loop_factory=_loop_factory()) as runner:
         model = runner.run(choose_model(config))
         try:
             done = prepare_output(config, model, summary)
         except BcError:
-            summary.__init__(k=config.samples, store_images=config.store_images)  # nothing of a refused output is reported
+            # nothing of a refused output is reported
+            summary.__init__(k=config.samples, store_images=config.store_images, record_tokens=config.record_tokens)
             raise
         # flushed once per event-loop tick (see _write): every finished trajectory still reaches the file before
         # the loop waits on anything again
@@ -173,7 +224,8 @@ def prepare_output(config: EvalConfig, model: str, summary: Summary) -> set[tupl
                   "and sample indices can be checked")
         strict = not config.force
         state = prepare_resume(config.output, on_kept=summary.add, model=model if strict else None,
-                               samples=config.samples if strict else None)
+                               samples=config.samples if strict else None,
+                               stamp_now=current_stamps(config) if strict else None)
         done = state.done
         if state.done or state.dropped_errors or state.torn_line:
             torn = f"; dropped the torn last line {config.output}:{state.torn_line} (a write cut short)" \
@@ -182,6 +234,21 @@ def prepare_output(config: EvalConfig, model: str, summary: Summary) -> set[tupl
                   f"{torn}", file=sys.stderr)
     write_settings(config.output, settings)
     return done
+
+
+def current_stamps(config: EvalConfig) -> Callable[[dict[str, Any]], dict[str, str] | None]:
+    """The stamp of the code that grades a trajectory's bootcamp now (None where its bootcamp cannot be found:
+    the run reports that itself)."""
+    envs = make_environments(config)
+
+    def stamp(row: dict[str, Any]) -> dict[str, str] | None:
+        source = (row.get("input") or {}).get("data_source")
+        try:
+            return code_stamp(envs.get(source).reward.__module__) if isinstance(source, str) else None
+        except BcError:
+            return None
+
+    return stamp
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -196,18 +263,34 @@ def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, summary: Summary,
                     done: set[tuple[str, int]]) -> None:
     model = make_model(config, model_name)
+    price = find_price(model_name, config.price)
+    judge = summary.judge = make_judge(config)
     tracer = TracePrinter(sys.stderr) if config.trace else None
     if hasattr(model, "detect_profile"):
         profile = await model.detect_profile()
         if tracer:
             tracer.note(f"server profile {profile} ({model.profiler.detected_by or 'not detected'})")
     checks = TaskChecks(config, make_environments(config), model_name, _warn)
+    opponent = seats.make_opponent(config, make_model) if config.opponent_model else None
     stats = ReadStats()
     debug_found = False
     progress = Progress(enabled=config.progress)
     jobs: asyncio.Queue = asyncio.Queue(maxsize=config.concurrency * 2)
     pending: dict[int, dict[str, Any]] = {}
     next_out = 0
+    running: list[asyncio.Task] = []  # the producer, then workers as the work needs them (never -c of them idle)
+    workers = idle = 0
+    broken = asyncio.Event()
+
+    def start(coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        task.add_done_callback(lambda t: broken.set() if not t.cancelled() and t.exception() else None)
+        running.append(task)
+
+    def raise_failure() -> None:
+        for task in running:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise task.exception()
 
     def emit(seq: int, row: dict[str, Any]) -> None:
         nonlocal next_out
@@ -220,16 +303,37 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
             next_out += 1
 
     async def worker() -> None:
+        nonlocal idle
         while True:
-            job = await jobs.get()
+            idle += 1
+            try:
+                job = await jobs.get()
+            finally:
+                idle -= 1
             if job is None:
                 return
             seq, record, sample, env, prompt = job
             trace = tracer.for_trajectory(task_id(record.data), sample) if tracer else None
-            row = await run_trajectory(record.data, sample, model, env, model_name=model_name,
-                                       limits=config.limits, verify_kwargs=config.verify_kwargs, prompt=prompt,
-                                       trace=trace)
+            if opponent is not None:  # a match: the task's game between the model and the opponent
+                row = await seats.play(record.data, sample, Player(model, model_name), opponent, env, config)
+            else:
+                row = await run_trajectory(record.data, sample, model, env, model_name=model_name,
+                                           limits=config.limits, verify_kwargs=config.verify_kwargs,
+                                           prompt=prompt, trace=trace, judge=judge)
+            if price is not None:  # a match's usage is the evaluated model's seat: its price applies
+                row["cost"] = price.cost(row["usage"])
+            if config.seed_compat:
+                row.update(seed_fields(row))
             emit(seq, row if config.store_images else without_images(row))
+
+    async def submit(job: tuple[Any, ...]) -> None:
+        """Queue a trajectory; start a worker when the queued ones outnumber the idle ones (up to -c), so memory
+        follows the work, not the -c asked for."""
+        nonlocal workers
+        await jobs.put(job)
+        if jobs.qsize() > idle and workers < config.concurrency:
+            workers += 1
+            start(worker())
 
     async def produce() -> None:
         nonlocal debug_found
@@ -241,6 +345,9 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
                         continue
                     debug_found = True
                 env = await checks.environment(record)
+                if opponent is not None:
+                    seats.check_seated(env, record, [model_name, opponent.name])
+                refuse_unjudged(env, config, judge, f"{record.source}:{record.line}")
                 if not _identity_ok(checks, record, env, config, stats):
                     continue
                 tid = task_id(record.data)
@@ -251,25 +358,30 @@ async def _evaluate(config: EvalConfig, model_name: str, writer: JsonlWriter, su
                     continue
                 for sample in range(config.samples):
                     if (tid, sample) not in done:
-                        await jobs.put((seq, record, sample, env, prompt))
+                        await submit((seq, record, sample, env, prompt))
                         seq += 1
-        for _ in range(config.concurrency):
+        for _ in range(workers):
             await jobs.put(None)
         _report_skipped(stats)
         if config.debug is not None and not debug_found:
             raise ConfigError(f"--debug {config.debug}: no task with that id in the input")
 
-    tasks = [asyncio.create_task(produce())] + [asyncio.create_task(worker()) for _ in range(config.concurrency)]
+    start(produce())
+    failure = asyncio.create_task(broken.wait())
     try:
-        finished, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in finished:
-            if task.exception() is not None:
-                raise task.exception()
+        while not all(task.done() for task in running):  # workers join while we wait: look again each time
+            await asyncio.wait([failure, *(t for t in running if not t.done())], return_when=asyncio.FIRST_COMPLETED)
+            raise_failure()
+        raise_failure()
     finally:
-        for task in tasks:
+        for task in (failure, *running):
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(failure, *running, return_exceptions=True)
         await model.aclose()
+        if opponent is not None:
+            await opponent.model.aclose()
+        if judge is not None:
+            await judge.client.aclose()
         progress.close()
 
 
@@ -282,6 +394,9 @@ def without_images(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[str, Any]) -> None:
+    failed = getattr(writer, "flush_failed", None)
+    if failed is not None:  # the last batched flush could not write (disk full): stop the run with that error
+        raise failed
     writer.write(row)
     if not getattr(writer, "flush_scheduled", False):
         writer.flush_scheduled = True
@@ -291,8 +406,13 @@ def _write(writer: JsonlWriter, summary: Summary, progress: Progress, row: dict[
 
 
 def _flush(writer: JsonlWriter) -> None:
+    """One flush per turn of the event loop. It runs as a callback, where an error would only be logged:
+    keep it for the next write (and the writer's close) to raise."""
     writer.flush_scheduled = False
-    writer.flush()
+    try:
+        writer.flush()
+    except OSError as exc:
+        writer.flush_failed = exc
 
 
 def _identity_ok(checks: TaskChecks, record: Any, env: Any, config: EvalConfig, stats: ReadStats) -> bool:
@@ -311,7 +431,7 @@ def _sent_prompt(record: Any, config: EvalConfig, stats: ReadStats) -> tuple[boo
     """(True, the messages to send or None for the row's own) or (False, None) for a row whose images cannot be
     read, counted, under --skip-invalid."""
     try:
-        return True, sent_prompt(record, config.image_limits)
+        return True, sent_prompt(record, config.image_limits, config.image_root)
     except InputError as exc:
         if not config.skip_invalid:
             raise
@@ -358,7 +478,7 @@ async def _records(config: EvalConfig, stats: ReadStats):
             put(None)
         except _ReaderStopped:
             return
-        except BaseException as exc:  # handed to the event loop, raised there
+        except Exception as exc:  # handed to the event loop, raised there
             try:
                 put(exc)
             except _ReaderStopped:

@@ -14,6 +14,10 @@ from typing import Any
 from bc_common.images import count_images
 from bc_common.records import STATUSES
 
+from .seed_report import SeedReport
+from .tokens import FIELDS as TOKEN_FIELDS
+from .tokens import turn_counts
+
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Probability that at least one of k samples drawn from n (c correct) is correct."""
@@ -50,10 +54,15 @@ class _Group:
     completion_tokens: int = 0
     latencies: list[float] = field(default_factory=list)
     tasks: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    cost_usd: float = 0.0
+    costed: int = 0  # rows that carry a cost (a price was known for their model)
 
     def add(self, facts: tuple) -> None:
         """Add one trajectory's `_facts` (computed once per row, added to several groups)."""
-        score, status, assistant, tools, errors, latencies, prompt, completion, task_id, success = facts
+        score, status, assistant, tools, errors, latencies, prompt, completion, task_id, success, cost = facts
+        if cost is not None:
+            self.cost_usd += cost
+            self.costed += 1
         self.count += 1
         self.score_sum += score
         self.statuses[status] += 1
@@ -87,6 +96,9 @@ class _Group:
         }
         if k > 1:
             out[f"pass@{k}"] = sum(pass_at_k(t[0], t[1], k) for t in tasks) / len(tasks)
+        if self.costed:  # USD of the rows that carry a cost; a row without one (no price known) adds nothing
+            out["cost_usd"] = round(self.cost_usd, 9)
+            out["costed_rows"] = self.costed
         return out
 
 
@@ -101,24 +113,31 @@ def _facts(row: dict[str, Any]) -> tuple:
         elif kind == "model" and turn.get("error") is None:
             latencies.append(float(turn.get("latency_s", 0.0)))
     usage = row.get("usage") or {}
+    cost = (row.get("cost") or {}).get("usd")
     return (float(row.get("score") or 0.0), row.get("status"), int((row.get("num_turns") or {}).get("assistant", 0)),
             tools, errors, latencies, int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)),
-            row.get("task_id", ""), bool(row.get("success")))
+            row.get("task_id", ""), bool(row.get("success")), float(cost) if cost is not None else None)
 
 
 class Summary:
     """Accumulates trajectory rows; `report()` is the JSON summary, `table()` the stderr view."""
 
-    def __init__(self, k: int = 1, store_images: bool = True):
+    def __init__(self, k: int = 1, store_images: bool = True, record_tokens: bool = False, seed_compat: bool = False):
         self.k = k
+        self.seed = SeedReport() if seed_compat else None  # the seed's CSV layout, for runs in its mode
         self.store_images = store_images
+        self.record_tokens = record_tokens
         self.images = 0  # images in the trajectories' messages
+        self.token_turns: Counter = Counter()  # answered model turns, and those carrying each token array
         self.total = _Group()
         self.by_source: dict[str, _Group] = defaultdict(_Group)
         self.by_generator: dict[str, _Group] = defaultdict(_Group)
         self.ran = self.ran_errors = 0  # trajectories run by this invocation (kept rows of a resume excluded)
         self.first_error: dict[str, Any] | None = None
         self.models: Counter = Counter()  # trajectories by the model that produced them
+        self.prices: Counter = Counter()  # rows by the price their cost was computed at
+        self.judge: Any = None  # this run's LlmJudge (its call counts), when it has one
+        self.judged: Counter = Counter()  # rows of rubric bootcamps by their judge status (ok, error, skipped)
 
     def add_ran(self, row: dict[str, Any]) -> None:
         """Count a trajectory this invocation ran (and `add` it)."""
@@ -138,19 +157,42 @@ class Summary:
         extra = task.get("extra_info") or {}
         source = str(task.get("data_source", "?"))
         self.models[str(row.get("model", "?"))] += 1
+        judged = (row.get("reward") or {}).get("judge")
+        if isinstance(judged, dict):
+            self.judged[str(judged.get("status"))] += 1
+        cost = row.get("cost")
+        if isinstance(cost, dict):
+            self.prices[(cost.get("input_per_mtok"), cost.get("output_per_mtok"), cost.get("price_source"))] += 1
         facts = _facts(row)
         self.images += count_images(row.get("messages"))
+        self.token_turns.update(turn_counts(row.get("turns") or []))
         self.total.add(facts)
         self.by_source[source].add(facts)
         self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(facts)
+        if self.seed is not None:
+            self.seed.add(row)
 
     def report(self) -> dict[str, Any]:
         images = {"images": {"count": self.images, "stored": "inline" if self.store_images else "sha256"}} \
             if self.images else {}
-        return {"k": self.k, "models": dict(sorted(self.models.items())), **images,
+        tokens = {"tokens": self.tokens()} if self.shows_tokens else {}
+        prices = {"prices": [{"input_per_mtok": i, "output_per_mtok": o, "source": s, "rows": n}
+                             for (i, o, s), n in sorted(self.prices.items(), key=str)]} if self.prices else {}
+        judge = {"judge": self.judge_report()} if self.judge is not None or self.judged else {}
+        return {"k": self.k, "models": dict(sorted(self.models.items())), **images, **tokens, **prices, **judge,
                 "total": self.total.report(self.k),
                 "by_data_source": {s: g.report(self.k) for s, g in sorted(self.by_source.items())},
                 "by_generator": {s: g.report(self.k) for s, g in sorted(self.by_generator.items())}}
+
+    @property
+    def shows_tokens(self) -> bool:
+        """The token counts are reported when asked for (--record-tokens) or when some turn has tokens."""
+        return self.record_tokens or any(self.token_turns[name] for name in TOKEN_FIELDS)
+
+    def tokens(self) -> dict[str, int]:
+        """Answered model turns, and how many of them carry prompt ids, completion ids and logprobs."""
+        return {"model_turns": self.token_turns["model_turns"],
+                **{f"with_{name}": self.token_turns[name] for name in TOKEN_FIELDS}}
 
     def rows(self) -> list[dict[str, Any]]:
         """Flat rows (one per group) for the table and the CSV."""
@@ -175,32 +217,67 @@ class Summary:
             "mean_tool_calls", "tool_error_rate", "completion_tokens", "latency_p50_s", "latency_p95_s"]
         heads = ["group", "n", "score", "pass@1"] + ([f"pass@{self.k}"] if self.k > 1 else []) + [
             "done", "max_t", "len", "err", "turns", "tools", "tool_err", "out_tok", "p50_s", "p95_s"]
+        if self.total.costed:
+            cols.append("cost_usd")
+            heads.append("cost_$")
         lines = [list(heads)]
         for row in self.rows():
             if row["level"] == "generator" and len(self.by_generator) <= 1:
                 continue
-            lines.append([_cell(row[c]) for c in cols])
+            lines.append([_cell(row.get(c), 4 if c == "cost_usd" else 3) for c in cols])
         widths = [max(len(line[i]) for line in lines) for i in range(len(heads))]
         models = ", ".join(f"{m} ({n})" if len(self.models) > 1 else m for m, n in sorted(self.models.items()))
         images = "" if not self.images else (f"images: {self.images} sent, stored "
                                              + ("inline\n" if self.store_images else "as sha256 hashes only "
                                                 "(--no-store-images)\n"))
-        return f"model: {models or '-'}\n" + images + "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
+        tokens = ""
+        if self.shows_tokens:
+            t = self.tokens()
+            tokens = (f"tokens: of {t['model_turns']} model turns, {t['with_completion_ids']} carry completion ids, "
+                      f"{t['with_completion_logprobs']} logprobs, {t['with_prompt_ids']} prompt ids\n")
+        return f"model: {models or '-'}\n" + images + tokens + self._cost_line() + self._judge_line() + "\n".join("  ".join(v.ljust(w) if i == 0 else v.rjust(w)
                                    for i, (v, w) in enumerate(zip(line, widths, strict=True)))
                          for line in lines)
+
+    def judge_report(self) -> dict[str, Any]:
+        """The judge's calls of this invocation (cache hits, failures, tokens) and the rows' judge statuses."""
+        out: dict[str, Any] = {"rows": {s: self.judged.get(s, 0) for s in ("ok", "no_answer", "error", "skipped")}}
+        if self.judge is not None:
+            out = {"model": self.judge.model, **vars(self.judge.stats), **out}
+        return out
+
+    def _judge_line(self) -> str:
+        if self.judge is None and not self.judged:
+            return ""
+        r = self.judge_report()
+        rows = ", ".join(f"{s} {n}" for s, n in r["rows"].items())
+        if self.judge is None:
+            return f"judge: none (rows: {rows})\n"
+        return (f"judge: {r['model']}: {r['calls']} calls, {r['cached']} cached, {r['failed']} failed, "
+                f"{r['prompt_tokens']}+{r['completion_tokens']} tokens (rows: {rows})\n")
+
+    def _cost_line(self) -> str:
+        """`cost: $0.0123 for 180 of 200 trajectories at $2.5 in, $10 out per million tokens (--price)`."""
+        if not self.total.costed:
+            return ""
+        shown = "; ".join(f"${i:g} in, ${o:g} out per million tokens ({s})" for (i, o, s) in sorted(self.prices,
+                                                                                                       key=str))
+        return (f"cost: ${self.total.cost_usd:.4f} for {self.total.costed} of {self.total.count} trajectories at "
+                f"{shown}\n")
 
     def csv(self) -> str:
         rows = self.rows()
         buf = io.StringIO()
-        writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
+        names = list(dict.fromkeys(key for row in rows for key in row))  # cost columns only where rows carry cost
+        writer = csv.DictWriter(buf, fieldnames=names)
         writer.writeheader()
         writer.writerows(rows)
         return buf.getvalue()
 
 
-def _cell(value: Any) -> str:
+def _cell(value: Any, digits: int = 3) -> str:
     if value is None:
         return "-"
     if isinstance(value, float):
-        return f"{value:.3f}"
+        return f"{value:.{digits}f}"
     return str(value)

@@ -1,9 +1,14 @@
 """A scripted OpenAI-compatible chat server on loopback, for tests and benchmarks.
 
 A conversation is recognised by its first user message; its script lists one step per model call (step i answers
-the request that already holds i assistant messages). A step may fail a few attempts before it answers; `message`
-and `extra` fields are merged into the answer's message and top level (a real server's quirks: `timings`, a legacy
-`function_call`, `content: ""`), and `models_extra` into every entry of GET /models (`owned_by`):
+the request that already holds i assistant messages). A step may fail a few attempts before it answers; `message`,
+`choice` and `extra` fields are merged into the answer's message, its choice and its top level (a real server's
+quirks: `timings`, a legacy `function_call`, `content: ""`, SGLang's `token_ids` in the choice, vLLM's
+`prompt_token_ids` at the top), and `models_extra` into every entry of GET /models (`owned_by`). With `tokenize`,
+a request asking `return_token_ids` is answered with the ids that function computes (in vLLM's places, or SGLang's
+when it also asks `return_prompt_token_ids`). With
+`llamacpp_routes`, it also answers llama-server's `POST /apply-template` and `POST /tokenize` (a toy template and
+byte tokenizer, BOS 2 when `add_special`) and reports `usage.prompt_tokens` by them, as llama-server does:
 
     server = ScriptedServer({"Compute 2 + 3": [
         {"tool_calls": [{"name": "calculate", "arguments": {"expression": "2 + 3"}}],
@@ -24,9 +29,8 @@ import contextlib
 import itertools
 import socket
 import sys
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +41,24 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from bc_common.loopback import listen, serve_in_thread
+
 Step = dict[str, Any]
+# (request body, the answer's message) -> (prompt ids, completion ids): a server in vLLM's shape with a real tokenizer
+Tokenize = Callable[[dict[str, Any], dict[str, Any]], tuple[list[int], list[int]]]
+
+
+def toy_template(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
+    """The scripted llama-server's chat template: each message as `<role>content</>`, then the assistant's turn."""
+    head = f"<tools>{orjson.dumps(tools).decode()}</>" if tools else ""
+    body = "".join(f"<{m.get('role')}>{m.get('content') or ''}"
+                   f"{orjson.dumps(m['tool_calls']).decode() if m.get('tool_calls') else ''}</>" for m in messages)
+    return head + body + "<assistant>"
+
+
+def toy_tokens(text: str, add_special: bool) -> list[int]:
+    """The scripted llama-server's tokenizer: one id per UTF-8 byte (+3), BOS 2 first when `add_special`."""
+    return ([2] if add_special else []) + [b + 3 for b in text.encode()]
 
 
 def conversation_key(messages: list[dict[str, Any]]) -> str:
@@ -56,13 +77,16 @@ class ScriptedServer:
 
     def __init__(self, scripts: dict[str, list[Step]] | None = None, *, default: list[Step] | None = None,
                  delay: float = 0.0, record: bool = True, models: list[str] | None = None,
-                 models_extra: dict[str, Any] | None = None):
+                 models_extra: dict[str, Any] | None = None, tokenize: Tokenize | None = None,
+                 llamacpp_routes: bool = False):
         self.scripts = dict(scripts or {})
         self.models = ["scripted"] if models is None else list(models)  # what GET /models lists
         self.models_extra = dict(models_extra or {})
         self.default = default or [{"content": "I have no script for this conversation."}]
         self.delay = delay
         self.record = record
+        self.tokenize = tokenize
+        self.llamacpp_routes = llamacpp_routes
         self.requests: list[dict[str, Any]] = []
         self._attempts: dict[tuple[str, int], int] = {}
         self._ids = itertools.count()
@@ -70,7 +94,16 @@ class ScriptedServer:
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/models", self._models, methods=["GET"]),
-        ])
+        ] + ([Route("/apply-template", self._apply_template, methods=["POST"]),
+              Route("/tokenize", self._tokenize, methods=["POST"])] if llamacpp_routes else []))
+
+    async def _apply_template(self, request: Request) -> Response:
+        body = orjson.loads(await request.body())
+        return JSONResponse({"prompt": toy_template(body.get("messages") or [], body.get("tools") or [])})
+
+    async def _tokenize(self, request: Request) -> Response:
+        body = orjson.loads(await request.body())
+        return JSONResponse({"tokens": toy_tokens(str(body.get("content", "")), bool(body.get("add_special")))})
 
     async def _models(self, request: Request) -> Response:
         return JSONResponse({"object": "list", "data": [{"id": m, "object": "model", **self.models_extra}
@@ -129,10 +162,19 @@ class ScriptedServer:
         reply: dict[str, Any] = {"id": f"chatcmpl-{n}", "object": "chat.completion", "created": int(time.time()),
                                  "model": body.get("model", "scripted"),
                                  "choices": [{"index": 0, "message": message, "finish_reason": finish,
-                                              "logprobs": None}]}
+                                              "logprobs": None, **(step.get("choice") or {})}]}
         reply.update(step.get("extra") or {})
+        if self.tokenize is not None and body.get("return_token_ids"):
+            prompt_ids, completion_ids = self.tokenize(body, message)
+            if body.get("return_prompt_token_ids"):  # SGLang's dialect: both in the choice
+                reply["choices"][0]["prompt_token_ids"] = prompt_ids
+            else:  # vLLM's: the prompt's at the top
+                reply["prompt_token_ids"] = prompt_ids
+            reply["choices"][0]["token_ids"] = completion_ids
         if "usage" not in step:
             prompt = sum(len(str(m.get("content") or "")) for m in body.get("messages") or []) // 4 + 1
+            if self.llamacpp_routes:  # llama-server counts what its template and tokenizer made
+                prompt = len(toy_tokens(toy_template(body.get("messages") or [], body.get("tools") or []), True))
             completion = len(content) // 4 + 1
             reply["usage"] = {"prompt_tokens": prompt, "completion_tokens": completion,
                               "total_tokens": prompt + completion}
@@ -143,30 +185,8 @@ class ScriptedServer:
     @contextlib.contextmanager
     def running(self) -> Iterator[str]:
         """Serve in a background thread on a free loopback port; yields the base URL (`.../v1`)."""
-        sock = _listen()
-        server = uvicorn.Server(uvicorn.Config(self.app, log_level="error", access_log=False, lifespan="off",
-                                                  timeout_graceful_shutdown=0.2))
-        thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started:
-            if time.monotonic() > deadline or not thread.is_alive():
-                raise RuntimeError("scripted server did not start")
-            time.sleep(0.01)
-        try:
-            yield f"http://127.0.0.1:{sock.getsockname()[1]}/v1"
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
-            sock.close()
-
-
-def _listen() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(2048)
-    return sock
+        with serve_in_thread(self.app, what="the scripted server", timeout_graceful_shutdown=0.2) as port:
+            yield f"http://127.0.0.1:{port}/v1"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -181,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     spec = orjson.loads(args.script.read_bytes()) if args.script else {}
     server = ScriptedServer(spec.get("scripts"), default=spec.get("default"), delay=args.delay, record=False)
-    sock = _listen()
+    sock = listen()
     port = sock.getsockname()[1]
     if args.engine == "aiohttp":
         asyncio.run(_serve_aiohttp(server, sock))

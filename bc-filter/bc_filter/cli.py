@@ -4,12 +4,19 @@ from __future__ import annotations
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
-from bc_common.cli import FINITE_FLOAT, BcCommand
+from bc_common.cli import BcCommand
+from bc_common.cli_options import SCORE, Count, output_option, skip_invalid_option
 from bc_common.records import STATUSES, check_trajectory
 
+from .drift import DriftCheck
 from .pipeline import build_processor, check_trajectory_or_task
+from .seed_args import seed_output
+from .tokenizer import prompt_renderer
 from .transforms import SHAPES, strip_row_images
+
+TURNS = Count(0, 1_000_000)
 
 EPILOG = """\b
 Examples:
@@ -30,6 +37,8 @@ Examples:
   bc-filter tasks.jsonl -o tasks.parquet && bc-filter tasks.parquet -o tasks.jsonl
   # visual tasks: images are kept by every shape; drop them for a text-only slice
   bc-filter --success --to sft --strip-images traj.jsonl
+  # do the stored token ids (bc-eval --record-tokens) still match the text? rows get token_drift
+  bc-filter --check-token-drift --tokenizer models/qwen3-8b traj.jsonl | jq -c 'select(.token_drift != [])'
 
 \b
 Order: filters (AND) -> --pass/--fail-only-tasks -> --best-per-task -> --expand-prefixes
@@ -38,11 +47,8 @@ Per-task flags keep a table per task (--best-per-task: one row per task; pass/fa
 the rows that passed the filters); everything else streams in constant memory.
 
 With no filter or reshaping flag, rows are copied as they are (task rows too): a format converter.
-The output may not be one of the inputs.
-
-\b
-Exit codes: 0 ok, 2 bad input (FILE:LINE: reason), bad usage or an unwritable output, 1 other errors,
-130 interrupted (SIGINT/SIGTERM: nothing is published)."""
+The output may not be one of the inputs. The seed's `bc-filter IN OUT` writes OUT when OUT does not exist
+or is named *_processed.jsonl; two existing files need -o (`-o -` reads both)."""
 
 
 def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> list[str]:
@@ -56,12 +62,11 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.command("bc-filter", cls=BcCommand, epilog=EPILOG,
                context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("-o", "--output", default="-", show_default=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="Output file ('-' = stdout).")
+@output_option()
 @click.option("--format", "output_format", type=click.Choice(["jsonl", "parquet"]),
               help="Output format (default: parquet for a .parquet output, else jsonl).")
-@click.option("--min-score", type=FINITE_FLOAT, help="Keep score >= X.")
-@click.option("--max-score", type=FINITE_FLOAT, help="Keep score <= Y.")
+@click.option("--min-score", type=SCORE, help="Keep score >= X.")
+@click.option("--max-score", type=SCORE, help="Keep score <= Y.")
 @click.option("--status", multiple=True, callback=_statuses, help="Keep these statuses (comma list).")
 @click.option("--success", "--filter-success", "success", is_flag=True,
               help="Keep successful rows (status completed and score 1.0).")
@@ -69,8 +74,8 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.option("--bootcamp", multiple=True, metavar="NAME", help="Keep these bootcamps.")
 @click.option("--split", multiple=True, metavar="NAME", help="Keep these task splits.")
 @click.option("--generator", multiple=True, metavar="NAME", help="Keep these generator groups.")
-@click.option("--min-turns", type=click.IntRange(0), help="Keep rows with >= N assistant turns.")
-@click.option("--max-turns", type=click.IntRange(0), help="Keep rows with <= N assistant turns.")
+@click.option("--min-turns", type=TURNS, help="Keep rows with >= N assistant turns.")
+@click.option("--max-turns", type=TURNS, help="Keep rows with <= N assistant turns.")
 @click.option("--has-tool-error", is_flag=True, help="Keep rows where a tool call failed.")
 @click.option("--where", multiple=True, metavar="PATH<op>VALUE",
               help="Condition on a dotted field, e.g. input.extra_info.split=train, messages[-1].role!=tool.")
@@ -85,12 +90,20 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.option("--extract-messages", is_flag=True, help="The seed's spelling of --to messages.")
 @click.option("--strip-images", is_flag=True,
               help="Drop image parts (and the seed's image field): text-only slices of visual data.")
+@click.option("--check-token-drift", is_flag=True,
+              help="Add token_drift to every row: the turns whose stored prompt ids are not what the conversation "
+                   "renders to (--tokenizer) or do not continue the previous turn's ids (bc-eval --record-tokens).")
+@click.option("--tokenizer", metavar="DIR|URL", default=None,
+              help="The model's tokenizer folder (tokenizer.json + chat template) or its server (/tokenize).")
 @click.option("--stats", "show_stats", is_flag=True, help="Print counts and histograms to stderr.")
-@click.option("--skip-invalid", is_flag=True, help="Count and skip rows that are not trajectories.")
+@skip_invalid_option
 def cli(files: tuple[str, ...], output: str, output_format: str | None, show_stats: bool, skip_invalid: bool,
-        extract_training: bool, extract_messages: bool, **options: object) -> None:
+        extract_training: bool, extract_messages: bool, check_token_drift: bool, tokenizer: str | None,
+        **options: object) -> None:
     """Filter and reshape trajectories (bc-eval output, or the seed's evaluator rows): FILES or stdin -> stdout
     or -o OUT."""
+    source = click.get_current_context().get_parameter_source("output")
+    inputs, output = seed_output(list(files), output, output_given=source is not ParameterSource.DEFAULT)
     if options["pass_only_tasks"] and options["fail_only_tasks"]:
         raise click.UsageError("--pass-only-tasks and --fail-only-tasks exclude each other")
     shapes = [shape for flag, shape in ((extract_training, "training"), (extract_messages, "messages")) if flag]
@@ -101,17 +114,40 @@ def cli(files: tuple[str, ...], output: str, output_format: str | None, show_sta
     options["to"] = shapes[0] if shapes else None
     if output_format is None:
         output_format = "parquet" if output.endswith(".parquet") else "jsonl"
+    if tokenizer and not check_token_drift:
+        raise click.UsageError("--tokenizer is for --check-token-drift")
+    drift = DriftCheck(prompt_renderer(tokenizer) if tokenizer else None) if check_token_drift else None
     try:
-        processor = build_processor(**options)  # type: ignore[arg-type]
+        processor = build_processor(**options, token_drift=drift)  # type: ignore[arg-type]
     except ValueError as exc:  # a bad --where condition
         raise click.UsageError(str(exc)) from None
-    stats = processor.process(list(files), output, skip_invalid=skip_invalid, detailed=show_stats,
+    stats = processor.process(inputs, output, skip_invalid=skip_invalid, detailed=show_stats,
                               output_format=output_format,
                               validate=check_trajectory if _reshapes(processor) else check_trajectory_or_task)
+    if drift is not None:
+        click.echo(f"bc-filter: {drift.counts.line()}", err=True)
     if show_stats:
         click.echo(stats.format(), err=True)
     elif stats.invalid:
         click.echo(f"bc-filter: skipped {stats.invalid} invalid rows (first: {stats.invalid_reasons[0]})", err=True)
+    if stats.rows_in and not stats.rows_out:  # exit 0 with an empty output: say why, or it looks like a bug
+        click.echo(f"bc-filter: kept 0 of {stats.rows_in} rows: {why_nothing_kept(processor, stats)}", err=True)
+
+
+def why_nothing_kept(processor: Any, stats: Any) -> str:
+    """The stages that dropped rows, with the splits a --split filter saw instead of the one asked for."""
+    reasons = []
+    for _, stage, label in processor.stages:
+        dropped = stats.dropped.get(label, 0)
+        if not dropped:
+            continue
+        reason = f"{label!r} dropped {dropped}"
+        refused = getattr(stage, "refused", None)
+        if refused:
+            seen = ", ".join(f"{name} ({count})" for name, count in refused.most_common(5))
+            reason += f" (the input's splits: {seen}; bc-gen writes split 'train' unless given --split)"
+        reasons.append(reason)
+    return "; ".join(reasons) or "no row passed the filters"
 
 
 def _reshapes(processor: Any) -> bool:

@@ -7,6 +7,7 @@ Factories return predicates carrying a `label` (the name their drops are counted
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
 from typing import Any
@@ -23,8 +24,11 @@ __all__ = [
 ]
 
 
-def _labelled(fn: Predicate, label: str) -> Predicate:
+def _labelled(fn: Predicate, label: str, reads: Iterable[str] | None = None) -> Predicate:
+    # `reads`: the keys fn looks at (top-level, or input.<key>), so bc-filter may decode only those; a filter
+    # that reads beyond them on some row raises KeyError there and gets the whole row
     fn.label = label  # type: ignore[attr-defined]
+    fn.reads = None if reads is None else frozenset(reads)  # type: ignore[attr-defined]
     return fn
 
 
@@ -57,7 +61,7 @@ def filter_by_success(row: Row) -> bool:
     return is_success(row)
 
 
-filter_by_success.label = "success"  # type: ignore[attr-defined]
+_labelled(filter_by_success, "success", ("success", "status", "score"))
 
 
 def filter_by_score(min_score: float | None = None, max_score: float | None = None) -> Predicate:
@@ -66,19 +70,19 @@ def filter_by_score(min_score: float | None = None, max_score: float | None = No
     hi = float("inf") if max_score is None else float(max_score)
     parts = ([f"min-score {min_score}"] if min_score is not None else []) + (
         [f"max-score {max_score}"] if max_score is not None else [])
-    return _labelled(lambda row: lo <= row["score"] <= hi, " ".join(parts) or "score")
+    return _labelled(lambda row: lo <= row["score"] <= hi, " ".join(parts) or "score", ("score",))
 
 
 def filter_by_status(statuses: str | Iterable[str]) -> Predicate:
     """Keep rows whose status is one of `statuses` ("completed,max_turns" or a list)."""
     wanted = _names(statuses)
-    return _labelled(lambda row: row["status"] in wanted, "status " + ",".join(sorted(wanted)))
+    return _labelled(lambda row: row["status"] in wanted, "status " + ",".join(sorted(wanted)), ("status",))
 
 
 def filter_by_data_source(pattern: str) -> Predicate:
     """Keep rows whose task data_source matches a shell glob (`bootcamp/arith*`)."""
     return _labelled(lambda row: fnmatchcase(str(row["input"].get("data_source", "")), pattern),
-                     f"data-source {pattern}")
+                     f"data-source {pattern}", ("input.data_source",))
 
 
 def filter_by_bootcamp(names: str | Iterable[str]) -> Predicate:
@@ -91,20 +95,32 @@ def filter_by_bootcamp(names: str | Iterable[str]) -> Predicate:
             name = str(row["input"].get("data_source", "")).removeprefix("bootcamp/")
         return name in wanted
 
-    return _labelled(keep, "bootcamp " + ",".join(sorted(wanted)))
+    return _labelled(keep, "bootcamp " + ",".join(sorted(wanted)), ("input.extra_info", "input.data_source"))
 
 
 def filter_by_split(names: str | Iterable[str]) -> Predicate:
-    """Keep rows whose task split (extra_info.split) is one of `names`."""
+    """Keep rows whose task split (extra_info.split) is one of `names`; `.refused` counts the splits it dropped
+    (so a run that keeps nothing can say which splits the input has)."""
     wanted = _names(names)
-    return _labelled(lambda row: _extra(row).get("split") in wanted, "split " + ",".join(sorted(wanted)))
+    refused: Counter = Counter()
+
+    def keep(row: Row) -> bool:
+        split = _extra(row).get("split")
+        if split in wanted:
+            return True
+        if len(refused) < 20 or split in refused:
+            refused[str(split)] += 1
+        return False
+
+    keep.refused = refused  # type: ignore[attr-defined]
+    return _labelled(keep, "split " + ",".join(sorted(wanted)), ("input.extra_info",))
 
 
 def filter_by_generator(names: str | Iterable[str]) -> Predicate:
     """Keep rows whose task came from one of the named generator groups (extra_info.generator_name)."""
     wanted = _names(names)
     return _labelled(lambda row: _extra(row).get("generator_name") in wanted,
-                     "generator " + ",".join(sorted(wanted)))
+                     "generator " + ",".join(sorted(wanted)), ("input.extra_info",))
 
 
 def assistant_turns(row: Row) -> int:
@@ -121,7 +137,8 @@ def filter_by_turns(min_turns: int | None = None, max_turns: int | None = None) 
     hi = float("inf") if max_turns is None else int(max_turns)
     parts = ([f"min-turns {min_turns}"] if min_turns is not None else []) + (
         [f"max-turns {max_turns}"] if max_turns is not None else [])
-    return _labelled(lambda row: lo <= assistant_turns(row) <= hi, " ".join(parts) or "turns")
+    # num_turns decides; a row without it counts its messages, which the partial row lacks (KeyError: full row)
+    return _labelled(lambda row: lo <= assistant_turns(row) <= hi, " ".join(parts) or "turns", ("num_turns",))
 
 
 def has_tool_error(row: Row) -> bool:
@@ -137,4 +154,4 @@ def filter_has_tool_error(row: Row) -> bool:
     return has_tool_error(row)
 
 
-filter_has_tool_error.label = "has-tool-error"  # type: ignore[attr-defined]
+_labelled(filter_has_tool_error, "has-tool-error", ("turns",))

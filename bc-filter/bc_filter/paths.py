@@ -101,4 +101,15 @@ def where(condition: str) -> Callable[[Any], bool]:
             return _is_number(actual) and compare(float(actual), bound)
 
     test.label = f"where {path_text}{op}{text}"  # type: ignore[attr-defined]
+    test.reads = _reads(steps)  # type: ignore[attr-defined]
     return test
+
+
+def _reads(steps: tuple[str | int, ...]) -> frozenset[str] | None:
+    """The key a path starts from (`input.<key>` inside the task), or None for messages (see filters._labelled)."""
+    first = steps[0]
+    if not isinstance(first, str) or first == "messages":
+        return None
+    if first == "input" and len(steps) > 1 and isinstance(steps[1], str):
+        return frozenset({f"input.{steps[1]}"})
+    return frozenset({first})

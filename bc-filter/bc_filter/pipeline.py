@@ -2,7 +2,8 @@
 
     stats = filter_trajectories(["traj.jsonl"], "sft.jsonl", min_score=0.9, best_per_task=True, to="sft")
 
-Stage order: row filters (AND) -> pass/fail-only tasks -> best per task -> expand prefixes -> dedup -> shape.
+Stage order: row filters (AND) -> pass/fail-only tasks -> best per task -> token drift -> expand prefixes -> dedup
+-> shape.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 from bc_common.records import check_task, check_trajectory
 
+from .drift import DriftCheck
 from .filters import (
     filter_by_bootcamp,
     filter_by_data_source,
@@ -39,13 +41,17 @@ def check_trajectory_or_task(row: Any) -> None:
         check_trajectory(row)
 
 
+check_trajectory_or_task.trajectory_rules = True  # type: ignore[attr-defined]  # a trajectory: check_trajectory's rules
+
+
 def build_processor(*, min_score: float | None = None, max_score: float | None = None,
                     status: Iterable[str] = (), success: bool = False, data_source: str | None = None,
                     bootcamp: Iterable[str] = (), split: Iterable[str] = (), generator: Iterable[str] = (),
                     min_turns: int | None = None, max_turns: int | None = None, has_tool_error: bool = False,
                     where: Iterable[str] = (), best_per_task: bool = False, pass_only_tasks: bool = False,
                     fail_only_tasks: bool = False, dedup: bool = False, expand_prefixes: bool = False,
-                    to: str | None = None, strip_images: bool = False) -> Processor:
+                    to: str | None = None, strip_images: bool = False,
+                    token_drift: DriftCheck | None = None) -> Processor:
     """A Processor doing what the matching `bc-filter` flags do. Raises ValueError on contradictory or
     malformed options (an unknown `to` shape, a bad `where` condition, both pass- and fail-only)."""
     if pass_only_tasks and fail_only_tasks:
@@ -77,6 +83,8 @@ def build_processor(*, min_score: float | None = None, max_score: float | None =
         p.add_selector(TaskOutcome("pass" if pass_only_tasks else "fail"))
     if best_per_task:
         p.add_selector(BestPerTask())
+    if token_drift is not None:  # on whole trajectories: before prefixes cut them
+        p.add_transformer(token_drift)
     if expand_prefixes:
         p.add_transformer(expand_messages_prefixes)
     if dedup:

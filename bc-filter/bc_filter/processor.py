@@ -10,16 +10,17 @@ Rows that pass unchanged are written as the bytes they were read as.
 """
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
 from bc_common.errors import UsageError
-from bc_common.jsonl import AtomicFile, Record, read_records
+from bc_common.jsonl import AtomicFile, Record
 from bc_common.jsonl import dumps as _dumps
-from bc_common.paths import refuse_output_among_inputs
+from bc_common.locks import OutputLock
+from bc_common.paths import refuse_collisions, stdin_or
+from bc_common.readers import read_records
 from bc_common.records import check_trajectory
 
 from . import fast, stages
@@ -99,11 +100,18 @@ class Processor:
         as JSONL or parquet ('-' = stdout, JSONL only; a file appears whole or not at all), return the
         statistics (`detailed=False`: counts only, faster)."""
         inputs = [str(p) for p in ([input_path] if isinstance(input_path, (str, Path)) else input_path)]
-        refuse_output_among_inputs(output_path, inputs)
+        refuse_collisions(reads=[("", path) for path in stdin_or(inputs)], writes=[("-o", output_path)])
         if output_format not in ("jsonl", "parquet"):
             raise ValueError(f"unknown output format {output_format!r}; choose jsonl or parquet")
         if output_format == "parquet" and str(output_path) == "-":
             raise UsageError("parquet output needs -o FILE (not stdout)")
+        with OutputLock(output_path, prog="bc-filter"):  # one writer per output
+            return self._process(inputs, output_path, skip_invalid=skip_invalid, validate=validate,
+                                 verbose=verbose, detailed=detailed, output_format=output_format)
+
+    def _process(self, inputs: list[str], output_path: str | Path, *, skip_invalid: bool,
+                 validate: Callable[[Any], None] | None, verbose: bool, detailed: bool,
+                 output_format: str) -> ProcessStats:
         stats = ProcessStats(detailed=detailed)
         self._declare(stats)
         if output_format == "jsonl" and fast.eligible(inputs, self.stages):
@@ -149,11 +157,7 @@ class Processor:
         if str(output_path) == "-":
             write(sys.stdout.buffer)
             sys.stdout.buffer.flush()
-        elif os.path.exists(output_path) and not os.path.isfile(output_path):
-            # a device or pipe (/dev/null, a FIFO): write into it, never rename a file over it
-            with open(output_path, "wb") as fh:
-                write(fh)
-        else:
+        else:  # a device or pipe (/dev/null, a FIFO) is written into, never renamed over
             with AtomicFile(output_path) as fh:
                 write(fh)
 

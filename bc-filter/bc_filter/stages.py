@@ -41,6 +41,7 @@ def front(records: Iterable[Record | Row], stats: ProcessStats, observers: list[
     detailed = stats.detailed
     hist_in, sources_in = stats.score_hist_in, stats.data_sources_in
     hist_kept, sources_kept = stats.score_hist_kept, stats.data_sources_kept
+    stamps, matches = stats.stamps, stats.matches
     keeps = [(keep, label) for _, keep, label in filters]
     dropped = dict.fromkeys([label for _, label in keeps], 0)
     n_in = n_kept = 0
@@ -55,6 +56,8 @@ def front(records: Iterable[Record | Row], stats: ProcessStats, observers: list[
                     observe(row)
                 n_in += 1
                 if detailed:
+                    stamps.add(row)
+                    matches.add(row)
                     b = score_bin(row.get("score"))
                     hist_in[b] += 1
                     source = _source(row)

@@ -5,6 +5,9 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from bc_common.ratings import MatchTally, rate
+from bc_common.stamps import StampMix
+
 BIN_LABELS = [f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10)] + ["1.0"]
 
 
@@ -34,6 +37,8 @@ class ProcessStats:
     score_hist_kept: list[int] = field(default_factory=lambda: [0] * 11)
     data_sources_in: Counter = field(default_factory=Counter)
     data_sources_kept: Counter = field(default_factory=Counter)
+    stamps: StampMix = field(default_factory=StampMix)  # input rows' code versions per bootcamp
+    matches: MatchTally = field(default_factory=MatchTally)  # input rows of matches (bc-eval --opponent-model)
 
     def add_invalid(self, reason: str) -> None:
         self.invalid += 1
@@ -47,7 +52,15 @@ class ProcessStats:
         out["score_hist_kept"] = dict(zip(BIN_LABELS, self.score_hist_kept, strict=True))
         out["data_sources_in"] = dict(self.data_sources_in)
         out["data_sources_kept"] = dict(self.data_sources_kept)
+        out["mixed_code_versions"] = self.stamps.lines()
+        del out["stamps"]
+        del out["matches"]
+        out["ratings"] = asdict(self.ratings()) if self.matches.matches else None
         return out
+
+    def ratings(self) -> Any:
+        """Ratings of the input's matches (bc_common.ratings; 1,000 bootstrap resamples, seed 0)."""
+        return rate(self.matches, n_boot=1000, seed=0)
 
     def format(self) -> str:
         """A short human report (what `bc-filter --stats` prints to stderr)."""
@@ -68,4 +81,11 @@ class ProcessStats:
         lines.append("per data_source (in -> kept):")
         for source in sorted(self.data_sources_in, key=str):
             lines.append(f"  {source}: {self.data_sources_in[source]} -> {self.data_sources_kept.get(source, 0)}")
+        if self.matches.matches:
+            lines += self.ratings().lines()
+        mixed = self.stamps.lines()
+        if mixed:
+            lines.append("warning: the input mixes code versions of a bootcamp (rows graded by different code; "
+                         "bc-eval --rescore re-grades them):")
+            lines += [f"  {line}" for line in mixed]
         return "\n".join(lines)

@@ -21,6 +21,7 @@ Row = dict[str, Any]
 __all__ = [
     "SHAPES", "create_custom_transformer", "create_field_extractor", "expand_messages_prefixes",
     "extract_for_training", "extract_messages", "sft_messages", "strip_row_images", "to_sft", "to_task",
+    "turn_tokens",
 ]
 
 
@@ -40,11 +41,27 @@ def expand_messages_prefixes(row: Row) -> list[Row]:
 expand_messages_prefixes.label = "expand-prefixes"  # type: ignore[attr-defined]
 
 
+def turn_tokens(row: Row) -> list[dict[str, Any]] | None:
+    """The token records of the row's answered model turns, one per assistant message in order (`bc-eval
+    --record-tokens`); None when no turn has any."""
+    found = [turn.get("tokens") or {} for turn in row.get("turns") or []
+             if isinstance(turn, dict) and turn.get("type") == "model" and turn.get("error") is None]
+    return found if any(found) else None
+
+
+def _with_tokens(out: Row, row: Row) -> Row:
+    tokens = turn_tokens(row)
+    if tokens is not None:
+        out["tokens"] = tokens
+    return out
+
+
 def extract_for_training(row: Row) -> Row:
-    """The seed's training shape: id, data_source, prompt (the task's), messages, tools."""
+    """The seed's training shape: id, data_source, prompt (the task's), messages, tools (and `tokens`, one
+    record per assistant message, when the run recorded them)."""
     task = row["input"]
-    return {"id": row["id"], "data_source": task.get("data_source"), "prompt": task.get("prompt"),
-            "messages": row["messages"], "tools": row.get("tools") or []}
+    return _with_tokens({"id": row["id"], "data_source": task.get("data_source"), "prompt": task.get("prompt"),
+                         "messages": row["messages"], "tools": row.get("tools") or []}, row)
 
 
 extract_for_training.label = "to training"  # type: ignore[attr-defined]
@@ -87,9 +104,11 @@ def sft_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def to_sft(row: Row) -> Row:
-    """What `bc-train --mode sft` reads (verl multi-turn SFT): id, data_source, messages, tools, score."""
-    return {"id": row["id"], "data_source": row["input"].get("data_source"),
-            "messages": sft_messages(row["messages"]), "tools": row.get("tools") or [], "score": row["score"]}
+    """What `bc-train --mode sft` reads (verl multi-turn SFT): id, data_source, messages, tools, score (and
+    `tokens` as in `extract_for_training`)."""
+    return _with_tokens({"id": row["id"], "data_source": row["input"].get("data_source"),
+                         "messages": sft_messages(row["messages"]), "tools": row.get("tools") or [],
+                         "score": row["score"]}, row)
 
 
 to_sft.label = "to sft"  # type: ignore[attr-defined]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bc_common.errors import ConfigError, RegistryError
-from bc_common.jsonl import AtomicFile, loads
+from bc_common.jsonl import AtomicFile, dumps, loads
 from bc_common.parquet_io import write_parquet
 from bc_common.registry import RegistryEntry, get_bootcamp, load_registry_file
 from bc_common.seeding import rng_for
@@ -117,7 +117,8 @@ def run_registry(registry: Path, base: ConfigRun, out_dir: Path, *, jobs: int = 
 
 def concatenate(names: list[str], results: dict[str, dict[str, str]], out_dir: Path, how: Concat) -> None:
     """Write OUT/<split>.jsonl (and .parquet when a bootcamp wrote parquet) from every bootcamp's split, in
-    registry order, then shuffled with the seed unless `how.shuffle` is false."""
+    registry order, then shuffled with the seed unless `how.shuffle` is false. `extra_info.index` stays unique in
+    the file: each bootcamp's rows are numbered after those of the bootcamps before it."""
     keys = {k for files in results.values() for k in files}
     for split in sorted({k.rsplit(".", 1)[0] for k in keys}):
         lines: list[bytes] = []
@@ -125,7 +126,8 @@ def concatenate(names: list[str], results: dict[str, dict[str, str]], out_dir: P
             path = results.get(name, {}).get(f"{split}.jsonl")
             if path:
                 data = Path(path).read_bytes()
-                lines.extend(line + b"\n" for line in data.splitlines() if line.strip())
+                offset = len(lines)
+                lines.extend(_renumbered(line, offset) + b"\n" for line in data.splitlines() if line.strip())
         if how.shuffle:
             rng_for("concat", split, how.seed).shuffle(lines)
         with AtomicFile(out_dir / f"{split}.jsonl") as fh:
@@ -136,3 +138,15 @@ def concatenate(names: list[str], results: dict[str, dict[str, str]], out_dir: P
             written.append(out_dir / f"{split}.parquet")
         print(f"bc-gen: concatenated {', '.join(map(str, written))}" + (" (shuffled)" if how.shuffle else ""),
               file=sys.stderr)
+
+
+def _renumbered(line: bytes, offset: int) -> bytes:
+    """The row with `extra_info.index` moved up by `offset` (the line itself when there is nothing to move)."""
+    if not offset:
+        return line
+    row = loads(line)
+    extra = row.get("extra_info") if isinstance(row, dict) else None
+    if not isinstance(extra, dict) or type(extra.get("index")) is not int:
+        return line
+    extra["index"] += offset
+    return dumps(row).rstrip(b"\n")

@@ -7,13 +7,18 @@ from pathlib import Path
 import click
 import orjson
 
-from bc_common.cli import EXIT_CODES_HELP, BcCommand
-from bc_common.config import parse_assignments
+from bc_common.cli import BcCommand
+from bc_common.cli_options import Count, Number, output_option, registry_option, seed_option
+from bc_common.config import parse_assignments, parse_json_object
 from bc_common.errors import ConfigError, UsageError
 from bc_common.instruction_config import parse_split_samples
-from bc_common.paths import refuse_output_among_inputs
+from bc_common.locks import OutputLock
+from bc_common.paths import refuse_collisions
 
-EXAMPLES = f"""
+MAX_ROWS = 10**10
+JOBS = Count(1, 1024)
+
+EXAMPLES = """
 \b
 Examples:
   bc-gen arithmetic -n 1000 --seed 7 > train.jsonl
@@ -24,6 +29,7 @@ Examples:
   bc-gen --config cfg/instruction_config.yaml --split-samples train:1000,test:100 -o data/
   bc-gen --registry bootcamp_registry.jsonl -j 4 -o data/ --concat --continue-on-error
   bc-gen arithmetic -n 100 --group hard                  # one difficulty group (repeatable)
+  bc-gen arithmetic -n 500 --seed 2 --curriculum round1.jsonl --band 0.2:0.8   # next round's mix from a run
   bc-gen --list                                          # every bootcamp: source, tools, groups (--format json)
   bc-gen --describe arithmetic                           # config fields, groups, tool schemas, an example task
   bc-gen --describe arithmetic --format yaml -o cfg/     # the seed's three YAML configs, for --config and verl
@@ -37,19 +43,19 @@ Duplicate identities within a split are redrawn deterministically (reported on s
 Parquet output is verl's RL layout (RLHFDataset reads it as is); `bc-filter X.parquet -o X.jsonl` converts back.
 Registry lines may set split_samples, output_dir, shuffle, gen_parquet, global_config_overrides and
 tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.md).
-{EXIT_CODES_HELP}
 """
 
 
 @click.command("bc-gen", cls=BcCommand, epilog=EXAMPLES,
                context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 110})
 @click.argument("bootcamp", required=False)
-@click.option("-n", "count", type=int, default=10, show_default=True, help="Rows to generate.")
-@click.option("--seed", type=int, default=None, help="Base seed (default 0; config mode: global_config.default_seed).")
+@click.option("-n", "count", type=Count(0, MAX_ROWS), default=10, show_default=True, help="Rows to generate.")
+@seed_option(default=None, help="Base seed (default 0; config mode: global_config.default_seed).")
 @click.option("--split", default="train", show_default=True, help="Split name (part of every row's seed).")
 @click.option("--shard", default=None, help="K/M: emit only rows with index ≡ K (mod M).")
-@click.option("-j", "--jobs", type=int, default=1, show_default=True, help="Worker processes (same bytes as -j 1).")
-@click.option("-o", "--output", default=None, help="Output file (single bootcamp) or folder (--config/--registry).")
+@click.option("-j", "--jobs", type=JOBS, default=1, show_default=True, help="Worker processes (same bytes as -j 1).")
+@output_option(help="Output file (single bootcamp; '-' = stdout, the default) or folder (--config/--registry).",
+               default=None, type=str)
 @click.option("--output-dir", "--output_dir", "output_dir", default=None, hidden=True)
 @click.option("--log-level", "--log_level", "log_level", default=None, hidden=True,
               type=click.Choice(["DEBUG", "INFO", "WARNING", "ERROR"], case_sensitive=False))  # the seed's; no-op
@@ -59,6 +65,15 @@ tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.m
 @click.option("--group", "groups", multiple=True, metavar="NAME",
               help="Only this difficulty group of the bootcamp (repeatable; default: all, mixed by ratio).")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a generator parameter.")
+@click.option("--curriculum", "curriculum", multiple=True, metavar="EVAL.jsonl",
+              help="Mix the groups by their pass rates in these trajectories (bc-eval's output; repeatable for "
+                   "shards): groups in --band share the rows, the others keep --explore of a share (see "
+                   "docs/bc-gen.md). BOOTCAMP may be left out when the trajectories hold one.")
+@click.option("--band", default="0.2:0.8", show_default=True, metavar="LO:HI",
+              help="--curriculum: the pass rates worth training on.")
+@click.option("--explore", type=Number(0, 1), default=0.1, show_default=True,
+              help="--curriculum: the share, relative to a group in the band, kept by a group outside it (0 drops "
+                   "it).")
 @click.option("--image-dir", default=None, metavar="DIR",
               help="Write task images to DIR as files named by their SHA-256 and reference them by a path "
                    "relative to the output file (stdout: the current folder), instead of inline data URLs.")
@@ -78,9 +93,8 @@ tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.m
 @click.option("--global-config-overrides", default=None, help="JSON object overriding global_config keys.")
 @click.option("--gen-parquet", "--gen_parquet", "gen_parquet", is_flag=True,
               help="Also write .parquet files (also: gen_parquet in the config or a registry line).")
-@click.option("--registry", "--bootcamp-registry", "registry", type=click.Path(dir_okay=False), default=None,
-              help="Seed-format bootcamp_registry.jsonl: generate every entry.")
-@click.option("--max-workers", type=int, default=None, hidden=True)
+@registry_option(help="Seed-format bootcamp_registry.jsonl: generate every entry.")
+@click.option("--max-workers", type=JOBS, default=None, hidden=True)
 @click.option("--continue-on-error", is_flag=True, help="Registry mode: keep going when one bootcamp fails.")
 @click.option("--concat", "--concat-files", "concat", is_flag=True, help="Registry mode: also write DIR/<split>.jsonl.")
 @click.option("--list", "list_", is_flag=True, help="List installed bootcamps (unavailable ones with the fix).")
@@ -89,12 +103,10 @@ tool_config_path / interaction_config_path for their bootcamp (see docs/bc-gen.m
 def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, sets, exclude, no_dedup, config,
          split_samples, shuffle, tool_config, interaction_config, no_tool, no_interaction,
          global_config_overrides, gen_parquet, registry, max_workers, continue_on_error, concat, list_, schema,
-         log_level, groups, describe, image_dir):
+         log_level, groups, describe, image_dir, curriculum, band, explore):
     """Generate task rows (one JSON object a line) for BOOTCAMP, or from a --config / --registry."""
     output = output or output_dir
     jobs = max_workers or jobs
-    if jobs < 1:
-        raise ConfigError("-j must be at least 1")
     if schema:
         from bc_common.records import SCHEMAS
 
@@ -108,23 +120,22 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
         else:
             print_description(describe, fmt or "text", output)
         return
-    if count < 0:
-        raise ConfigError("-n must be >= 0")
     if (config or registry) and image_dir:
         raise UsageError("--image-dir works with a single BOOTCAMP")
     if (config or registry) and exclude:
         raise UsageError("--exclude works with a single BOOTCAMP; --config keeps its splits disjoint itself")
+    if (config or registry) and curriculum:
+        raise UsageError("--curriculum works with a single BOOTCAMP")
+    refuse_collisions(reads=[*(("--exclude", p) for p in exclude), *(("--curriculum", p) for p in curriculum),
+                             ("--config", config), ("--registry", registry),
+                             ("--tool-config", tool_config), ("--interaction-config", interaction_config)],
+                      writes=[("-o", output), ("--image-dir", image_dir)])
     if config or registry:
         from .splits import ConfigRun
 
         overrides = {}
         if global_config_overrides:
-            try:
-                overrides = orjson.loads(global_config_overrides)
-            except orjson.JSONDecodeError as exc:
-                raise ConfigError(f"--global-config-overrides: invalid JSON: {exc}") from None
-            if not isinstance(overrides, dict):
-                raise ConfigError("--global-config-overrides must be a JSON object")
+            overrides = parse_json_object(global_config_overrides, "--global-config-overrides")
         # parquet besides JSONL when asked here; else the registry line's gen_parquet, else the config's
         parquet = True if (gen_parquet or fmt == "parquet") else None
         run = ConfigRun(config_path=Path(config) if config else Path("."),
@@ -138,14 +149,19 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
 
             if not split_samples:
                 run.split_samples = {"train": 100, "test": 0}
-            failures = run_registry(Path(registry), run, Path(output or "data/generated"), jobs=jobs,
-                                    continue_on_error=continue_on_error, concat=concat,
-                                    concat_shuffle=shuffle is not False)
-            sys.exit(1 if failures else 0)
+            with OutputLock(output or "data/generated", prog="bc-gen"):  # one writer per output folder
+                failures = run_registry(Path(registry), run, Path(output or "data/generated"), jobs=jobs,
+                                        continue_on_error=continue_on_error, concat=concat,
+                                        concat_shuffle=shuffle is not False)
+            return 1 if failures else 0
         from .splits import run_config
 
-        run_config(run, Path(output) if output else None)
+        with OutputLock(output or "-", prog="bc-gen"):
+            run_config(run, Path(output) if output else None)
         return
+    ratios = None
+    if curriculum:
+        bootcamp, ratios = _curriculum(bootcamp, list(curriculum), band, explore, list(groups))
     if not bootcamp:
         raise click.UsageError("name a BOOTCAMP (see --list), or use --config FILE or --registry FILE")
     from .single import SingleRun, parse_shard, run_single
@@ -154,15 +170,29 @@ def main(bootcamp, count, seed, split, shard, jobs, output, output_dir, fmt, set
         fmt = "parquet" if output and output.endswith(".parquet") else "jsonl"
     if fmt not in ("jsonl", "parquet"):
         raise ConfigError(f"--format {fmt} is for --list / --describe; rows are jsonl or parquet")
-    if exclude:  # -o over an --exclude file would publish the new split in its place
-        refuse_output_among_inputs(output, exclude, flag="-o")
     run = SingleRun(bootcamp=bootcamp, n=count, seed=seed or 0, split=split, shard=parse_shard(shard), jobs=jobs,
                     params=parse_assignments(sets), no_tool=no_tool, no_interaction=no_interaction,
-                    dedup=not no_dedup, exclude=list(exclude), groups=list(groups), image_dir=image_dir)
+                    dedup=not no_dedup, exclude=list(exclude), groups=list(groups), image_dir=image_dir,
+                    ratios=ratios)
     stats = run_single(run, output or "-", fmt)
     note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
     if sys.stderr and not sys.stderr.closed:
         print(f"bc-gen: {run.bootcamp}: {stats.rows} rows ({run.split}){note}", file=sys.stderr)
+
+
+def _curriculum(bootcamp: str | None, paths: list[str], band_text: str, explore: float,
+                groups: list[str]) -> tuple[str, dict[str, float]]:
+    """(the bootcamp, the next round's group weights) from the trajectories' pass rates; the mix goes to stderr."""
+    from bc_common.catalog import get_bootcamp
+
+    from .curriculum import Band, describe_mix, next_mix, pass_rates
+
+    band = Band.parse(band_text)
+    bootcamp, rates = pass_rates(paths, bootcamp)
+    entries = next_mix(get_bootcamp(bootcamp).group_list(), rates, band, explore, only=groups)
+    for line in describe_mix(entries, band):
+        print(f"bc-gen: curriculum: {bootcamp}: {line}", file=sys.stderr)
+    return bootcamp, {e.group: e.weight for e in entries if e.weight > 0}
 
 
 if __name__ == "__main__":

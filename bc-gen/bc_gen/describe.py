@@ -1,7 +1,6 @@
 """`bc-gen --list` and `bc-gen --describe NAME`: tables for people, JSON for scripts, YAML for the seed's configs."""
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
@@ -21,19 +20,43 @@ def print_listing(fmt: str) -> None:
     if fmt != "text":
         raise ConfigError(f"--list --format {fmt}: choose text or json")
     ok = [r for r in rows if r["available"]]
-    click.echo(f"{'NAME':<28} {'TOOLS':<30} {'INTER':<5} {'GROUPS':<24} DESCRIPTION")
-    for r in ok:
-        tools = ",".join(r["tools"]) or "-"
-        click.echo(f"{r['name']:<28} {tools[:30]:<30} {'yes' if r['interaction'] else 'no':<5} "
-                   f"{','.join(r['groups'])[:24]:<24} {r['description']}")
+    table = [(r["name"], ",".join(r["tools"]) or "-", "yes" if r["interaction"] else "no", ",".join(r["groups"]),
+              r["description"]) for r in ok]
+    header = ("NAME", "TOOLS", "INTER", "GROUPS", "DESCRIPTION")
+    widths = [max(len(row[i]) for row in [header, *table]) for i in range(4)]  # columns fit every name whole
+    for row in [header, *table]:
+        click.echo(" ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + " " + row[4])
     missing = [r for r in rows if not r["available"]]
     if missing:
         click.echo(f"\nunavailable ({len(missing)}):")
+        width = max(len(r["name"]) for r in missing)
         for r in missing:
-            click.echo(f"  {r['name']:<26} {r.get('reason', '')}")
-    # "bootcamps/rg (harness 0.1.0, entry point ...): leg_counting" -> what is inside the parentheses
-    sources = sorted({m.group(1) for r in ok if (m := re.search(r"\(([^()]*)\)", r["source"]))})
-    click.echo(f"\n{len(ok)} available, {len(missing)} unavailable; from: {'; '.join(sources)}")
+            click.echo(f"  {r['name']:<{width}}  {r.get('reason', '')}")
+            if r.get("description"):
+                click.echo(f"  {'':<{width}}  {r['description']}")
+    click.echo("\nby collection:")
+    counts = collection_counts(rows)
+    width = max(len(name) for name in counts)
+    for name, (available, unavailable, origin) in counts.items():
+        click.echo(f"  {name:<{width}}  {available} available, {unavailable} unavailable  ({origin})")
+    click.echo(f"{len(ok)} available, {len(missing)} unavailable")
+
+
+def collection_counts(rows: list[dict]) -> dict[str, tuple[int, int, str]]:
+    """(available, unavailable, origin) per collection: `rg/` for nested names (`rg/leg_counting`), else the
+    folder the bootcamp comes from (`bootcamps/`) or its entry point."""
+    counts: dict[str, tuple[int, int, str]] = {}
+    for r in rows:
+        # "bootcamps/rg (bootcamp-harness 0.1.0, entry point ...): leg_counting" -> path, origin
+        path, _, rest = r["source"].partition(" (")
+        origin = rest.split(")")[0] if rest else "not installed"
+        if "/" in r["name"]:
+            name = r["name"].split("/")[0] + "/"
+        else:
+            name = path.rpartition("/")[0] + "/" if "/" in path else (path or r["name"])
+        available, unavailable, _ = counts.get(name, (0, 0, origin))
+        counts[name] = (available + r["available"], unavailable + (not r["available"]), origin)
+    return counts
 
 
 def print_description(name: str, fmt: str, output: str | None) -> None:
@@ -72,6 +95,11 @@ def print_description(name: str, fmt: str, output: str | None) -> None:
     for g in facts["groups"]:
         tools = f"  tools: {', '.join(g['tools']) or 'none'}" if "tools" in g else ""
         click.echo(f"    {g['name']:<12} ratio {g['ratio']:<6} {orjson.dumps(g['params']).decode()}{tools}")
+    click.echo("  baselines (--model builtin:baseline/NAME in bc-eval):")
+    for b in facts["baselines"]:
+        click.echo(f"    {b['name']:<12} {b['about']}{'  (blind: never looks at the picture)' if b.get('blind') else ''}")
+    if not facts["baselines"]:
+        click.echo("    none declared")
     click.echo("  tools:")
     for schema in facts["tool_schemas"]:
         fn = schema["function"]

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import ConfigError, InputError
-from bc_common.jsonl import AtomicFile, loads, read_records
+from bc_common.jsonl import AtomicFile, loads
+from bc_common.locks import OutputLock
 from bc_common.parquet_io import write_parquet
+from bc_common.readers import read_records
 from bc_common.records import task_identity
 from bc_common.tasks import DedupKey, TaskFactory, TaskSet
 
@@ -30,6 +32,7 @@ class SingleRun:
     exclude: list[str] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)  # empty: every group of the bootcamp, mixed by ratio
     image_dir: str | None = None  # images as files named by content hash, referenced relative to the output
+    ratios: dict[str, float] | None = None  # the groups' mix instead of the manifest's (bc-gen --curriculum)
 
 
 def parse_shard(text: str | None) -> tuple[int, int]:
@@ -47,8 +50,8 @@ def parse_shard(text: str | None) -> tuple[int, int]:
 
 
 def task_set(run: SingleRun) -> TaskSet:
-    return TaskSet(run.bootcamp, seed=run.seed, split=run.split, groups=run.groups or None, params=run.params,
-                   tools=not run.no_tool, interaction=not run.no_interaction)
+    return TaskSet(run.bootcamp, seed=run.seed, split=run.split, groups=None if run.ratios else run.groups or None,
+                   params=run.params, tools=not run.no_tool, interaction=not run.no_interaction, ratios=run.ratios)
 
 
 def _exclusion_row(row: Any) -> None:
@@ -82,6 +85,12 @@ def run_single(run: SingleRun, out: str = "-", fmt: str = "jsonl") -> GenStats:
         raise ConfigError("--image-dir is for JSONL output; parquet embeds the image bytes (verl's images column)")
     if fmt == "parquet" and out == "-":
         raise ConfigError("--format parquet needs -o FILE")
+    with OutputLock(out, prog="bc-gen"):  # one writer per output; clears temp files a killed run left
+        _write_rows(run, out, fmt, stats)
+    return stats
+
+
+def _write_rows(run: SingleRun, out: str, fmt: str, stats: GenStats) -> None:
     rows = iter_rows(run, stats)
     if run.image_dir:
         from bc_common.images import ImageFiles, externalize_line
@@ -102,4 +111,3 @@ def run_single(run: SingleRun, out: str = "-", fmt: str = "jsonl") -> GenStats:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
         with AtomicFile(out) as fh:
             fh.writelines(rows)
-    return stats

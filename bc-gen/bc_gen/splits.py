@@ -73,6 +73,7 @@ def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: i
                     seed: int) -> list[tuple[RowSpec, int]]:
     name = bootcamp_name(cfg, run.bootcamp)
     out = []
+    offset = 0  # the groups' rows are numbered after each other: extra_info.index is unique in the split
     for group, n in zip(cfg.groups, allocate(count, [g.ratio for g in cfg.groups]), strict=True):
         tools = [] if run.no_tool else _tool_specs(group.tool_config or run.tool_config or cfg.tool_config,
                                                    cfg.tools)
@@ -80,8 +81,10 @@ def specs_for_split(cfg: InstructionConfig, run: ConfigRun, split: str, count: i
             group.interaction_config or run.interaction_config or cfg.interaction_config, cfg.interaction)
         spec = RowSpec(bootcamp=name, generator_class=cfg.class_name, params={**group.params, **run.params},
                        split=split, base_seed=seed, generator_name=group.name, tools=tools,
-                       interaction=inter, source=f"{cfg.path}: instruction_generators.{group.name}")
+                       interaction=inter, source=f"{cfg.path}: instruction_generators.{group.name}",
+                       index_offset=offset)
         out.append((spec, n))
+        offset += n
     return out
 
 

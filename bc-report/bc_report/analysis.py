@@ -26,7 +26,7 @@ class Columns:
         self.names = run.group_names()
         self.bootcamp_of = np.array([b for b, _ in self.names] or [""], dtype=object)
         for name in ("score", "passed", "status", "group", "turns", "tool_calls", "tool_errors", "prompt_tokens",
-                     "completion_tokens", "wall_s", "started", "latency", "latency_group"):
+                     "completion_tokens", "cost", "wall_s", "started", "latency", "latency_group"):
             setattr(self, name, _np(getattr(run, name)))
         tallies = list(run.tasks.values())
         self.task_n = np.array([t[0] for t in tallies], dtype=np.int64)
@@ -63,6 +63,7 @@ class Level:
     mean_completion_tokens: float
     latency_p50: float | None
     latency_p95: float | None
+    cost_usd: float | None = None  # summed over the rows that carry a cost; None when none does
 
     @property
     def name(self) -> str:
@@ -88,7 +89,12 @@ def level_row(cols: Columns, level: str, bootcamp: str, group: str, ks: list[int
                  mean(cols.turns[rows]), mean(cols.tool_calls[rows]),
                  int(cols.tool_errors[rows].sum()) / calls if calls else None,
                  mean(cols.prompt_tokens[rows]), mean(cols.completion_tokens[rows]),
-                 percentile(latency, 0.5), percentile(latency, 0.95))
+                 percentile(latency, 0.5), percentile(latency, 0.95), _cost(cols.cost[rows]))
+
+
+def _cost(values: np.ndarray) -> float | None:
+    known = values[~np.isnan(values)]
+    return float(known.sum()) if len(known) else None
 
 
 def levels(cols: Columns, ks: list[int], n_boot: int, seed: int) -> dict[str, list[Level]]:

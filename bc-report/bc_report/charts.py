@@ -63,20 +63,31 @@ def score_distribution(runs: Sequence[Columns]) -> Chart:
                  _spec(base.facet(facet=alt.Facet("bootcamp:N", title=None), columns=3)))
 
 
-def score_by_group(group_levels: Sequence[Level]) -> Chart:
+def score_by_group(group_levels: Sequence[Level], baseline_levels: Sequence[Level] = ()) -> Chart:
     rows = [{"run": lv.run, "bootcamp": lv.bootcamp, "group": lv.group, "n": lv.n, "tasks": lv.tasks,
              "mean": lv.estimates["mean_score"].value, "lo": lv.estimates["mean_score"].lo,
-             "hi": lv.estimates["mean_score"].hi} for lv in group_levels if lv.estimates]
-    data = alt.Chart(alt.Data(values=rows))
+             "hi": lv.estimates["mean_score"].hi, "baseline": None} for lv in group_levels if lv.estimates]
+    # baselines ride in the same data (a facet needs one data set), told apart by their `baseline` field
+    marks = [{"run": None, "baseline": lv.run, "bootcamp": lv.bootcamp, "group": lv.group, "n": lv.n,
+              "mean": lv.estimates["mean_score"].value} for lv in baseline_levels if lv.estimates]
+    data = alt.Chart(alt.Data(values=rows + marks))
+    runs = data.transform_filter("datum.baseline === null")
     enc = {"x": alt.X("group:N", title="group"), "xOffset": "run:N", "color": alt.Color("run:N")}
     tip = ["run:N", "bootcamp:N", "group:N", "n:Q", "tasks:Q", alt.Tooltip("mean:Q", format=".3f"),
            alt.Tooltip("lo:Q", format=".3f", title="95% CI low"), alt.Tooltip("hi:Q", format=".3f", title="95% CI high")]
-    points = data.mark_point(filled=True, size=70).encode(
+    points = runs.mark_point(filled=True, size=70).encode(
         y=alt.Y("mean:Q", title="mean score", scale=alt.Scale(domain=[0, 1])), tooltip=tip, **enc)
-    bars = data.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q", tooltip=tip, **enc)
-    chart = alt.layer(bars, points).properties(width=NARROW, height=HEIGHT)
-    return Chart("plot-score-group", "Mean score by difficulty group",
-                 "Points are mean scores; bars their 95% bootstrap intervals (tasks resampled).",
+    bars = runs.mark_rule(strokeWidth=2).encode(y="lo:Q", y2="hi:Q", tooltip=tip, **enc)
+    layers = [bars, points]
+    caption = "Points are mean scores; bars their 95% bootstrap intervals (tasks resampled)."
+    if marks:  # baselines as grey reference ticks across each group's column
+        layers.append(data.transform_filter("datum.baseline !== null").mark_tick(
+            color="#777", thickness=2, size=28).encode(
+            x=alt.X("group:N", title="group"), y="mean:Q", detail="baseline:N",
+            tooltip=["baseline:N", "bootcamp:N", "group:N", "n:Q", alt.Tooltip("mean:Q", format=".3f")]))
+        caption += " Grey ticks: the baseline runs' mean scores (--baseline)."
+    chart = alt.layer(*layers).properties(width=NARROW, height=HEIGHT)
+    return Chart("plot-score-group", "Mean score by difficulty group", caption,
                  _spec(chart.facet(facet=alt.Facet("bootcamp:N", title=None), columns=3)))
 
 
@@ -258,9 +269,9 @@ def comparison_charts(comparisons: Sequence[Comparison]) -> list[Chart]:
 
 
 def all_charts(runs: Sequence[Columns], group_levels: Sequence[Level], tools: Sequence[ToolRow],
-               comparisons: Sequence[Comparison]) -> list[Chart]:
+               comparisons: Sequence[Comparison], baseline_levels: Sequence[Level] = ()) -> list[Chart]:
     """Every plot of the report, in page order (a plot without data is left out)."""
-    charts = [score_distribution(runs), score_by_group(group_levels),
+    charts = [score_distribution(runs), score_by_group(group_levels, baseline_levels),
               count_distribution(runs, "turns", "Assistant turns", "assistant turns"),
               count_distribution(runs, "tool_calls", "Tool calls", "tool calls"),
               latency_distribution(runs), token_distribution(runs)]

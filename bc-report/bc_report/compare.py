@@ -95,8 +95,8 @@ def compare(base: Columns, other: Columns, n_boot: int, seed: int) -> list[Compa
     """The overall comparison, then one per bootcamp (by the base run's bootcamp of each pair)."""
     rows_a, rows_b, task = _matched(base, other)
     overall = _compare_rows(base, other, rows_a, rows_b, task, "all", n_boot, seed)
-    overall.only_base = base.run.count - len(rows_a) - base.run.duplicates
-    overall.only_other = other.run.count - len(rows_b) - other.run.duplicates
+    overall.only_base = base.run.count - len(rows_a)
+    overall.only_other = other.run.count - len(rows_b)
     out = [overall]
     bootcamp_of_pair = base.bootcamp_of[base.group[rows_a]] if len(rows_a) else np.zeros(0, dtype=object)
     for bootcamp in sorted(set(bootcamp_of_pair)):

@@ -2,6 +2,9 @@
 
     report = build_report(RunSpec("noisy", ["traj.jsonl"]), [RunSpec("ref", ["ref.jsonl"])], ReportOptions())
     write_report(report, "report.html")
+
+Baseline runs (`baselines=[RunSpec(...)]`, e.g. `bc-eval --model builtin:baseline/NAME`) are reference lines: rows
+of their own in the tables and marks on the score-by-group plot, never compared, embedded or counted in the cards.
 """
 from __future__ import annotations
 
@@ -13,13 +16,24 @@ from typing import Any
 
 from bc_common.errors import ConfigError, InputError
 from bc_common.jsonl import atomic_write_bytes
+from bc_common.locks import OutputLock
+from bc_common.ratings import MatchTally, Ratings, rate
 
 from .analysis import Columns, Level, ToolRow, levels, tool_rows
 from .answers import Extractor
 from .compare import Comparison, compare
 from .runs import Run, RunSpec
 from .stats import ks_for
-from .tables import Table, comparison_table, level_table, md_text, to_html, to_markdown, tool_table
+from .tables import (
+    Table,
+    comparison_table,
+    level_table,
+    md_text,
+    ratings_tables,
+    to_html,
+    to_markdown,
+    tool_table,
+)
 from .view import Images
 
 
@@ -45,19 +59,34 @@ class Report:
     tools: list[ToolRow] = field(default_factory=list)
     comparisons: list[Comparison] = field(default_factory=list)
     images: Images = field(default_factory=Images)
+    baselines: list[Columns] = field(default_factory=list)
+    baseline_levels: dict[str, list[Level]] = field(default_factory=dict)  # level -> rows of the baseline runs
+    ratings: Ratings | None = None  # from the matches of every run (bc-eval --opponent-model); None without any
+
+    def table_rows(self, level: str) -> list[Level]:
+        """The runs' rows at `level`, each bootcamp / group followed by the baselines' rows for it."""
+        rows = self.levels[level] + self.baseline_levels.get(level, [])
+        return sorted(rows, key=lambda lv: (lv.bootcamp, lv.group, lv.run.startswith(BASELINE_PREFIX)))
 
     def tables(self) -> list[Table]:
-        many = len(self.runs) > 1
+        many = len(self.runs) > 1 or bool(self.baselines)
         note = (f"Intervals: 95% percentile bootstrap over tasks ({self.options.n_boot:,} resamples, seed "
                 f"{self.options.seed}). pass@k: unbiased estimator (Chen et al. 2021) averaged over tasks; a pass is "
                 "status completed with score 1. Latency percentiles are per model call.")
-        out = [level_table("table-overall", "Overall", self.levels["overall"], self.ks, many, "", note),
-               level_table("table-bootcamp", "By bootcamp", self.levels["bootcamp"], self.ks, many, "bootcamp"),
-               level_table("table-group", "By bootcamp and difficulty group", self.levels["group"], self.ks, many,
-                           "bootcamp/group")]
+        if self.baselines:
+            note += f" Rows named '{BASELINE_PREFIX}...' are baseline runs (--baseline), shown for reference."
+        out = [level_table("table-overall", "Overall", self.table_rows("overall"), self.ks, many, "", note),
+               level_table("table-bootcamp", "By bootcamp", self.table_rows("bootcamp"), self.ks, many, "bootcamp"),
+               level_table("table-group", "By bootcamp and difficulty group", self.table_rows("group"), self.ks,
+                           many, "bootcamp/group")]
+        if self.ratings is not None:
+            out[1:1] = ratings_tables(self.ratings)
         if self.tools:
             out.append(tool_table(self.tools, many))
         return out
+
+
+BASELINE_PREFIX = "baseline: "
 
 
 def _label(spec: RunSpec, taken: set[str]) -> str:
@@ -90,8 +119,10 @@ def _name_by_model(columns: list[Columns]) -> None:
             view["run"] = model
 
 
-def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: ReportOptions | None = None) -> Report:
-    """Read every run (streaming), then compute the tables, the tool errors and the paired comparisons."""
+def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: ReportOptions | None = None,
+                 baselines: list[RunSpec] | None = None) -> Report:
+    """Read every run (streaming), then compute the tables, the tool errors and the paired comparisons; baseline
+    runs only get table rows and reference marks."""
     options = options or ReportOptions()
     if options.n_boot < 100:
         raise ConfigError(f"--bootstrap must be at least 100 resamples, got {options.n_boot}")
@@ -117,6 +148,23 @@ def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: Re
         report.levels[key].sort(key=lambda lv: (lv.bootcamp, lv.group))
     for other in columns[1:]:
         report.comparisons += compare(columns[0], other, options.n_boot, options.seed)
+    for spec in baselines or []:
+        run = Run(_label(spec, taken), 0, 0, options.seed, extractor, images)
+        run.read_files(spec.paths, skip_invalid=options.skip_invalid)
+        if not run.count:
+            raise InputError("no trajectories in the baseline run", source=", ".join(spec.paths))
+        if len(run.models) == 1:  # a baseline is best named by what played it: builtin:baseline/NAME
+            run.label = next(iter(run.models))
+        run.label = BASELINE_PREFIX + run.label
+        cols = Columns(run)
+        report.baselines.append(cols)
+        for level, rows in levels(cols, ks, options.n_boot, options.seed).items():
+            report.baseline_levels.setdefault(level, []).extend(rows)
+    matches = MatchTally()  # every run's matches rate the models together (A vs B in one file, A vs C in another)
+    for cols in report.runs + report.baselines:
+        matches.merge(cols.run.matches)
+    if matches.matches:
+        report.ratings = rate(matches, options.n_boot, options.seed)
     return report
 
 
@@ -136,8 +184,10 @@ def _inputs_line(report: Report) -> str:
         run = cols.run
         models = ", ".join(f"{m} ({n:,})" for m, n in run.models.most_common(3))
         skipped = f", {run.read.skipped:,} invalid rows skipped" if run.read.skipped else ""
+        mixed = "; ".join(run.stamps.lines())
+        mixed = f"; MIXED CODE VERSIONS (graded by different code of a bootcamp): {mixed}" if mixed else ""
         lines.append(f"{run.label}: {run.count:,} trajectories of {len(run.tasks):,} tasks from "
-                     f"{', '.join(run.sources)} (model {models or '–'}){skipped}")
+                     f"{', '.join(run.sources)} (model {models or '–'}){skipped}{mixed}")
     return "; ".join(lines) + "."
 
 
@@ -236,7 +286,8 @@ def to_html_report(report: Report) -> str:
     from .charts import all_charts
     from .page import document
 
-    charts = all_charts(report.runs, report.levels["group"], report.tools, report.comparisons)
+    charts = all_charts(report.runs, report.levels["group"], report.tools, report.comparisons,
+                        report.baseline_levels.get("group", []))
     views = [v for cols in report.runs for v in cols.run.embedded()]
     browser = {"trajectories": views, "images": _used_images(views, report.images)}
     return document(report.options.title, _body(report, charts), [{"id": c.id, "spec": c.spec} for c in charts],
@@ -251,5 +302,6 @@ def write_report(report: Report, output: str, fmt: str = "html") -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
-        atomic_write_bytes(output, data)
+        with OutputLock(output, prog="bc-report"):  # one writer; clears temp files a killed run left
+            atomic_write_bytes(output, data)
     return len(data)

@@ -17,9 +17,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bc_common.jsonl import ReadStats, read_records
-from bc_common.records import STATUSES, check_trajectory
+from bc_common.errors import InputError
+from bc_common.jsonl import ReadStats
+from bc_common.ratings import MatchTally
+from bc_common.readers import read_records
+from bc_common.records import STATUSES
+from bc_common.stamps import StampMix
 
+from .rows import check_report_row
 from .view import Images, trajectory_view
 
 STATUS_CODE = {s: i for i, s in enumerate(STATUSES)}
@@ -39,7 +44,8 @@ class Sample:
     def __init__(self, cap: int, seed: int):
         self.cap, self.salt = cap, f"{seed}\x1f".encode()
         self.seen = 0
-        self._heap: list[tuple[int, str, Any]] = []  # (-hash, key, item): the root is the largest kept hash
+        self._heap: list[tuple[int, str, int, Any]] = []  # (-hash, key, arrival, item): the root is the largest
+        # kept hash; the arrival number breaks ties, so two rows never reach a comparison of their dicts
 
     def wants(self, key: str) -> int | None:
         """Count `key` as seen; its hash when it belongs in the sample (then call `keep`), else None."""
@@ -52,13 +58,14 @@ class Sample:
         return None
 
     def keep(self, h: int, key: str, item: Any) -> None:
+        entry = (-h, key, self.seen, item)
         if len(self._heap) < self.cap:
-            heapq.heappush(self._heap, (-h, key, item))
+            heapq.heappush(self._heap, entry)
         else:
-            heapq.heapreplace(self._heap, (-h, key, item))
+            heapq.heapreplace(self._heap, entry)
 
     def items(self) -> list[Any]:
-        return [item for _, _, item in sorted(self._heap, key=lambda e: (-e[0], e[1]))]
+        return [e[3] for e in sorted(self._heap, key=lambda e: (-e[0], e[1], e[2]))]
 
 
 def _d(value: Any) -> dict[str, Any]:
@@ -69,6 +76,11 @@ def _num(value: Any, default: float = 0.0) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return default
     return float(value)
+
+
+def _sample(row: dict[str, Any]) -> int:
+    sample = row.get("sample")
+    return sample if isinstance(sample, int) and not isinstance(sample, bool) else 0
 
 
 def _epoch(text: Any) -> float:
@@ -94,11 +106,13 @@ class Run:
         self.score, self.passed, self.status = array("d"), array("b"), array("b")
         self.group, self.turns, self.tool_calls, self.tool_errors = array("i"), array("i"), array("i"), array("i")
         self.prompt_tokens, self.completion_tokens = array("q"), array("q")
+        self.cost = array("d")  # USD per row; nan where the row carries no cost (no price was known)
         self.wall_s, self.started = array("d"), array("d")
         self.latency, self.latency_group = array("d"), array("i")  # one entry per successful model call
         self.tasks: dict[str, list] = {}  # task id -> [samples, passed, score sum, group code]
         self.pairs: dict[tuple[str, int], int] = {}  # (task id, sample) -> row number
-        self.duplicates = 0
+        self.row_source = array("i")  # row number -> index in `sources` (to name both files of a repeat)
+        self.model_source: tuple[str, str] | None = None  # (model, FILE:LINE) of the run's first row
         self.calls_by_tool: Counter[tuple[int, str]] = Counter()
         self.errors_by_tool: Counter[tuple[int, str, str]] = Counter()
         self.models: Counter[str] = Counter()
@@ -106,6 +120,8 @@ class Run:
         self.passes = Sample(self.max_passes, self.seed)
         self.read = ReadStats()
         self.sources: list[str] = []
+        self.stamps = StampMix()  # code versions per bootcamp: a run that mixes them is flagged
+        self.matches = MatchTally()  # rows of matches (bc-eval --opponent-model): the ratings' input
 
     @property
     def count(self) -> int:
@@ -116,6 +132,9 @@ class Run:
         return list(self.groups)
 
     def add(self, row: dict[str, Any], where: str = "") -> None:
+        self._check_one_run(row, where)
+        self.stamps.add(row)
+        self.matches.add(row)
         task = _d(row["input"])
         extra = _d(task.get("extra_info"))
         source = str(task.get("data_source", "?"))
@@ -158,9 +177,10 @@ class Run:
         self.tool_errors.append(errors)
         self.prompt_tokens.append(int(_num(usage.get("prompt_tokens"))))
         self.completion_tokens.append(int(_num(usage.get("completion_tokens"))))
+        self.cost.append(_num(_d(row.get("cost")).get("usd"), math.nan))
         self.wall_s.append(_num(timing.get("wall_s"), math.nan))
         self.started.append(_epoch(timing.get("started_at")))
-        self.models[str(row.get("model", "?"))] += 1
+        self.models[row["model"] if isinstance(row.get("model"), str) else "?"] += 1
         tid = str(row["task_id"])
         tally = self.tasks.get(tid)
         if tally is None:
@@ -168,10 +188,9 @@ class Run:
         tally[0] += 1
         tally[1] += passed
         tally[2] += score
-        sample = row.get("sample") if isinstance(row.get("sample"), int) else 0
-        if (tid, sample) in self.pairs:
-            self.duplicates += 1
+        sample = _sample(row)
         self.pairs[(tid, sample)] = index
+        self.row_source.append(max(0, len(self.sources) - 1))
         pool = self.passes if passed else self.failures
         rid = str(row["id"])
         h = pool.wants(rid)
@@ -182,12 +201,35 @@ class Run:
             extracted = self.extractor(row) if self.extractor else {"value": None, "note": ""}
             pool.keep(h, rid, trajectory_view(row, facts, self.images, extracted))
 
+    def _check_one_run(self, row: dict[str, Any], where: str) -> None:
+        """Refuse rows that cannot belong to one run: a (task, sample) seen before (overlapping shards, a file
+        given twice) or another model than the run's first row. Both name the two places and `--compare`."""
+        model = row["model"] if isinstance(row.get("model"), str) else "?"
+        if self.model_source is None:
+            self.model_source = (model, where)
+        elif model != self.model_source[0]:
+            first_model, first_where = self.model_source
+            raise InputError(f"model {model!r} here, but {first_where} is from model {first_model!r}: the files "
+                             "of one run hold one model; to set runs side by side give the other one with "
+                             "--compare FILE", source=where or None)
+        key = (str(row["task_id"]), _sample(row))
+        if key in self.pairs:
+            first = self.sources[self.row_source[self.pairs[key]]] if self.sources else "an earlier row"
+            same = " (the same file)" if self.sources and first == self.sources[-1] else ""
+            raise InputError(f"task {key[0]!r} sample {key[1]} is already in {first}{same}: the files of one run "
+                             "are shards that never repeat a (task, sample); to set two runs side by side give "
+                             "the other one with --compare FILE", source=where or None)
+
     def read_files(self, paths: Iterable[str], *, skip_invalid: bool = False) -> None:
         """Stream every trajectory of `paths` ('-' is stdin) into this run; bad rows raise InputError naming
-        FILE:LINE, or are counted and skipped with `skip_invalid`."""
+        FILE:LINE, or are counted and skipped with `skip_invalid`. Shards that overlap or mix models are an
+        InputError naming both files whatever `skip_invalid` says (they are two runs, not bad rows)."""
         for path in paths:
+            if str(path) in self.sources:
+                raise InputError(f"{path} is given twice as a shard of one run; to compare two runs give the other "
+                                 "one with --compare FILE", source=str(path))
             self.sources.append(str(path))
-            for rec in read_records([path], skip_invalid=skip_invalid, stats=self.read, validate=check_trajectory):
+            for rec in read_records([path], skip_invalid=skip_invalid, stats=self.read, validate=check_report_row):
                 self.add(rec.data, f"{rec.source}:{rec.line}")
 
     def embedded(self) -> list[dict[str, Any]]:

@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 
+from bc_common.ratings import Ratings
 from bc_common.records import STATUSES
 
 from .analysis import Level, ToolRow
@@ -36,6 +37,9 @@ def level_table(table_id: str, title: str, rows: Sequence[Level], ks: Sequence[i
     headers = (["run"] if many_runs else []) + [name_header, "n", "tasks", "mean score [95% CI]"]
     headers += [f"pass@{k} [95% CI]" for k in ks] + [s for s in STATUSES]
     headers += ["turns", "tool calls", "tool err", "prompt tok", "compl. tok", "p50 s", "p95 s"]
+    costed = any(lv.cost_usd is not None for lv in rows)  # the column only where some run was priced
+    if costed:
+        headers.append("cost $")
     out = []
     for lv in rows:
         cells = ([lv.run] if many_runs else []) + [lv.name, f"{lv.n:,}", f"{lv.tasks:,}"]
@@ -46,6 +50,8 @@ def level_table(table_id: str, title: str, rows: Sequence[Level], ks: Sequence[i
                   "–" if lv.tool_error_rate is None else f"{lv.tool_error_rate:.1%}",
                   _tokens(lv.mean_prompt_tokens), _tokens(lv.mean_completion_tokens),
                   _f(lv.latency_p50, 3), _f(lv.latency_p95, 3)]
+        if costed:
+            cells.append(_f(lv.cost_usd, 4))
         out.append(cells)
     numeric = [False] * (2 if many_runs else 1) + [True] * (len(headers) - (2 if many_runs else 1))
     return Table(table_id, title, headers, out, numeric, note)
@@ -69,6 +75,35 @@ def comparison_table(comparisons: Sequence[Comparison]) -> Table:
         note += f" {c.other}: {c.only_base:,} trajectories only in {c.base}, {c.only_other:,} only in {c.other}."
     numeric = [False, False, False] + [True] * 11 + [False]
     return Table("table-compare", "Paired comparison", headers, rows, numeric, note)
+
+
+def ratings_tables(ratings: Ratings) -> list[Table]:
+    """The ratings (best first), the win/draw/loss matrix and the side-bias check of the runs' matches."""
+    players = [p.model for p in ratings.players]
+    rows = [[p.model, f"{p.rating.value:.0f} [{p.rating.low:.0f}, {p.rating.high:.0f}]", f"{p.games:,}",
+             _f(p.score)] for p in ratings.players]
+    note = (f"{ratings.matches:,} matches ({ratings.unfinished:,} unfinished, left out). Bradley-Terry ratings on "
+            "the Elo scale (400 points = 10x the odds of winning), each model given one virtual draw against a "
+            f"model rated 1000; a draw is half a win. 95% intervals: percentile bootstrap over tasks "
+            f"({ratings.n_boot:,} resamples).")
+    table = Table("table-ratings", "Ratings", ["model", "rating [95% CI]", "games", "score"], rows,
+                  [False, True, True, True], note)
+    cells = {(r.model, r.opponent): f"{r.wins}-{r.draws}-{r.losses} ({r.score:.2f})" for r in ratings.matrix}
+    matrix = Table("table-matrix", "Wins, draws and losses", ["model vs opponent", *players],
+                   [[me, *(cells.get((me, them), "–") for them in players)] for me in players],
+                   [False] + [True] * len(players),
+                   "Row model's wins-draws-losses against the column model, whichever seat it sat in (its score); a model "
+                   "against itself is counted once, from the first seat.")
+    s = ratings.side
+    side = Table("table-side", "Side bias (first seat against second)",
+                 ["first seat wins", "draws", "second seat wins", "first-seat score [95% CI]", "p", "balanced"],
+                 [[f"{s.wins:,}", f"{s.draws:,}", f"{s.losses:,}",
+                   f"{s.score.value:.3f} [{s.score.low:.3f}, {s.score.high:.3f}]", f"{s.p:.3g}",
+                   "yes" if s.balanced else "no"]],
+                 [True] * 5 + [False],
+                 "p: exact two-sided binomial test of first-seat wins among decisive games against 1/2. Balanced: "
+                 "every pair of models sat both ways equally often (else model strength is mixed into the check).")
+    return [table, matrix, side]
 
 
 def tool_table(tools: Sequence[ToolRow], many_runs: bool) -> Table:

@@ -1,4 +1,5 @@
-"""Bearer-token auth, the bind rule (no token, no public bind), and the worker proof-of-token challenge."""
+"""Bearer-token auth, the bind rule (no token, no public bind), the DNS-rebinding guard of a tokenless server, and
+the worker proof-of-token challenge."""
 from __future__ import annotations
 
 import hashlib
@@ -126,6 +127,57 @@ class BearerAuth:
         if self.on_deny is not None:
             self.on_deny(status, kind)
         await _deny(send, status, kind, message, jsonrpc=scope["path"] == "/mcp")
+
+
+class RebindingGuard:
+    """ASGI middleware for a server without a token: it listens on loopback only (check_bind), but a web page the
+    user opens could still reach it by DNS rebinding (its own name resolving to 127.0.0.1) and post a `text/plain`
+    body to any route. Every route accepts only a loopback Host (421 otherwise) and, when a browser sends one, a
+    loopback Origin (403 otherwise): the guard the MCP SDK keeps at /mcp, on the whole server."""
+
+    def __init__(self, app, on_deny=None):
+        self.app = app
+        self.on_deny = on_deny
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        host = origin = None
+        for key, value in scope["headers"]:
+            if key == b"host":
+                host = value.decode("latin-1")
+            elif key == b"origin":
+                origin = value.decode("latin-1")
+        if host is not None and not _loopback_authority(host):
+            status, message = 421, "Host header is not a loopback address: a server without a token answers " \
+                                   "only 127.0.0.1, localhost or [::1] (set a token to serve other names)"
+        elif origin is not None and not _loopback_origin(origin):
+            status, message = 403, "Origin is not a loopback address: a server without a token answers no " \
+                                   "other web page"
+        else:
+            return await self.app(scope, receive, send)
+        if self.on_deny is not None:
+            self.on_deny(status, "forbidden_host")
+        if scope["type"] == "websocket":
+            return await send({"type": "websocket.close", "code": 1008})
+        await _deny(send, status, "forbidden_host", message, jsonrpc=scope["path"] == "/mcp")
+
+
+def _loopback_authority(authority: str) -> bool:
+    """`127.0.0.1:8000`, `localhost`, `[::1]:9`: a loopback host with an optional numeric port."""
+    host, sep, port = authority.rpartition(":") if not authority.endswith("]") else (authority, "", "")
+    if not sep or "]" in port:
+        host, port = authority, ""
+    if port and not port.isdigit():
+        return False
+    if host.startswith("["):
+        return host.endswith("]") and is_loopback(host)
+    return ":" not in host and is_loopback(host)
+
+
+def _loopback_origin(origin: str) -> bool:
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and not parts.path.strip("/") and _loopback_authority(parts.netloc)
 
 
 async def _deny(send, status: int, kind: str, message: str, jsonrpc: bool = False) -> None:

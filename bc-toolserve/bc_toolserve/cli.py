@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import functools
+import logging
+import os
 import sys
 from pathlib import Path
 
 import click
 
 from bc_common.cli import BcGroup
+from bc_common.cli_options import DAY, Count, Number, seed_option
+from bc_common.sandbox import CONCURRENCY_ENV
 
 from .protocol import DEFAULT_MAX_BODY
 
@@ -20,7 +24,15 @@ Examples:
   bc-toolserve mcp --bootcamp minesweeper --seed 7 --index 3          # one task's tools over MCP stdio
 \b
 Set BC_TOOLSERVE_TOKEN to require `Authorization: Bearer <token>` (mandatory beyond 127.0.0.1).
-Exit codes: 0 ok, 1 failed self-test or runtime error, 2 bad configuration or flags."""
+A failed `unified --test` exits 1; a server stopped by SIGINT or SIGTERM exits 130 once its children are gone."""
+
+PORT = Count(0, 65535)
+WORKERS = Count(1, 1024)
+MAX_WORKERS = 100_000
+HEARTBEAT = Number(0.05, 3600)
+QUERY_TIMEOUT = Number(0, DAY, min_open=True)
+CONNECTIONS = Count(0, 10_000_000)
+CONNECTIONS_PER_CLIENT = Count(1, 10_000_000)
 
 SEED_MODES = {"master", "worker", "unified"}
 
@@ -75,11 +87,11 @@ def connection_limits(f):
         return f(*args, limits=Limits(max_connections, max_connections_per_client, header_timeout), **kwargs)
 
     wrapper = functools.wraps(f)(wrapper)
-    wrapper = click.option("--header-timeout", default=10.0, show_default=True, type=click.FloatRange(min=0.1),
+    wrapper = click.option("--header-timeout", default=10.0, show_default=True, type=Number(0.1, 3600),
                            help="Seconds a client may take to send its request headers.")(wrapper)
     wrapper = click.option("--max-connections-per-client", default=8192, show_default=True,
-                           type=click.IntRange(1), help="Connections one client address may hold.")(wrapper)
-    return click.option("--max-connections", default=0, show_default=True, type=click.IntRange(0),
+                           type=CONNECTIONS_PER_CLIENT, help="Connections one client address may hold.")(wrapper)
+    return click.option("--max-connections", default=0, show_default=True, type=CONNECTIONS,
                         help="Connections in all (0: from the file-descriptor limit). At a cap the oldest idle "
                              "connection is closed; only if all are busy is a new one refused (503).")(wrapper)
 
@@ -93,7 +105,12 @@ def tool_source(f):
 
 
 def mcp_options(f):
-    f = click.option("--mcp-idle-ttl", default=1800.0, show_default=True, type=click.FloatRange(min=0.05),
+    f = click.option("--mcp-max-sessions-per-client", default=1024, show_default=True, type=Count(1, 10_000_000),
+                     help="Live MCP sessions one client address may hold; beyond, a new one is refused (429).")(f)
+    f = click.option("--mcp-max-sessions", default=4096, show_default=True, type=Count(1, 10_000_000),
+                     help="Live MCP sessions in all (~44 KB each, plus their tool instances); beyond, a new one "
+                          "is refused (503).")(f)
+    f = click.option("--mcp-idle-ttl", default=1800.0, show_default=True, type=Number(0.05, 30 * DAY),
                      help="Idle seconds before an MCP session ends and its tool instances are released.")(f)
     return click.option("--tasks", "tasks", default=None, type=click.Path(exists=True, dir_okay=False),
                         help="Task file (JSONL/parquet) whose ids MCP sessions may choose (?task=ID).")(f)
@@ -101,23 +118,24 @@ def mcp_options(f):
 
 @cli.command(epilog="\b\nExample:\n  BC_TOOLSERVE_TOKEN=s3cret bc-toolserve master --host 0.0.0.0 --port 8000")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--heartbeat-interval", default=2.0, show_default=True, type=float,
+@click.option("--port", default=8000, show_default=True, type=PORT)
+@click.option("--heartbeat-interval", default=2.0, show_default=True, type=HEARTBEAT,
               help="Seconds between worker heartbeats; 3 missed = dead.")
-@click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
-@click.option("--max-body", default=DEFAULT_MAX_BODY, show_default=True, type=int, help="Request body limit, bytes.")
+@click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=QUERY_TIMEOUT)
+@click.option("--max-body", default=DEFAULT_MAX_BODY, show_default=True, type=Count(1024, 1 << 31), help="Request body limit, bytes.")
 @tool_source
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml for --tools here.")
 @click.option("--allow-worker-net", "allow_worker_net", multiple=True, metavar="CIDR",
               help="Accept workers on this network too (repeatable); default loopback only. Link-local, "
                    "multicast and unspecified addresses are never contacted.")
-@click.option("--expect-workers", default=0, show_default=True, type=click.IntRange(0),
+@click.option("--expect-workers", default=0, show_default=True, type=Count(0, MAX_WORKERS),
               help="/health answers 503 `starting` until this many workers are alive.")
 @mcp_options
 @connection_limits
 @seed_flags()
 def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, registry, output_dir,
-           allow_worker_net, expect_workers, tasks, mcp_idle_ttl, limits, **seed):
+           allow_worker_net, expect_workers, tasks, mcp_idle_ttl, mcp_max_sessions, mcp_max_sessions_per_client,
+           limits, **seed):
     """Run the master: worker registry, routing, dashboard (/), /health, /metrics, MCP (/mcp)."""
     from .auth import parse_nets, token_from_env
     from .master import MasterSettings
@@ -130,22 +148,36 @@ def master(host, port, heartbeat_interval, timeout_per_query, max_body, tools, r
         raise click.BadParameter(str(exc), param_hint="--allow-worker-net") from None
     settings = MasterSettings(token=token_from_env(), heartbeat_interval=heartbeat_interval,
                               timeout_per_query=timeout_per_query, max_body=max_body, allow_worker_nets=nets,
-                              expect_workers=expect_workers, mcp_idle_ttl=mcp_idle_ttl)
+                              expect_workers=expect_workers, mcp_idle_ttl=mcp_idle_ttl,
+                              mcp_max_sessions=mcp_max_sessions, mcp_max_sessions_per_client=mcp_max_sessions_per_client)
     run_master(host, port, settings, tools, registry, output_dir, tasks, limits)
+
+
+def _sandbox_concurrency(ctx: click.Context, param: click.Parameter, value: int | None) -> None:
+    if value is not None:  # read by bc_common.sandbox on first use, here and in the worker processes started
+        os.environ[CONCURRENCY_ENV] = str(value)
+
+
+sandbox_concurrency = click.option(
+    "--sandbox-concurrency", type=Count(1, 4096), default=None, metavar="N", expose_value=False,
+    callback=_sandbox_concurrency,
+    help="At most N sandboxed runs (run_python, run_tests, shell, sql) at once per worker process; further calls "
+         "wait for a slot. Default: 4 per CPU ($BC_SANDBOX_CONCURRENCY).")
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve worker --master-url http://127.0.0.1:8000 --tools tools.yaml -n 3")
 @click.option("--master-url", "--master_url", required=True, help="The master's URL.")
 @tool_source
-@click.option("-n", "--workers", "--num_workers", "n", default=1, show_default=True, type=click.IntRange(1),
+@click.option("-n", "--workers", "--num_workers", "n", default=1, show_default=True, type=WORKERS,
               help="Worker processes to start.")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=0, show_default=True, type=int, help="First port (0: any free port).")
+@click.option("--port", default=0, show_default=True, type=PORT, help="First port (0: any free port).")
 @click.option("--worker-id", "--worker_id", default=None, help="Worker id (default host-pid; -i appended for -n > 1).")
 @click.option("--advertise-url", default=None, help="URL the master and clients use to reach this worker.")
-@click.option("--instance-ttl", default=3600.0, show_default=True, type=float, help="Idle seconds before an instance is released.")
+@click.option("--instance-ttl", default=3600.0, show_default=True, type=Number(0, 30 * DAY, min_open=True), help="Idle seconds before an instance is released.")
 @click.option("--log-dir", "--log_dir", default=None, help="With -n > 1: one log file per worker here.")
 @connection_limits
+@sandbox_concurrency
 @seed_flags()
 def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir, limits,
            **seed):
@@ -153,45 +185,76 @@ def worker(master_url, tools, registry, n, host, port, worker_id, advertise_url,
     from .run import run_worker
 
     warn_seed_flags(**seed)
-    sys.exit(run_worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir,
-                        limits))
+    return run_worker(master_url, tools, registry, n, host, port, worker_id, advertise_url, instance_ttl, log_dir,
+                      limits)
+
+
+@cli.command("ray", epilog="""\b
+Example:
+  BC_TOOLSERVE_TOKEN=... bc-toolserve ray --address 10.0.0.5:6379 --master-url http://10.0.0.5:8000 \\
+      --tools arithmetic -n 16 --num-cpus 1 --memory 2G
+\b
+Each worker is a Ray actor (the `ray` extra) registered with the master like a hand-started one; Ray restarts a
+killed actor as a new worker. SIGINT or SIGTERM stops and removes them.""")
+@click.option("--address", default="auto", show_default=True, help="The Ray cluster (ray.init's address).")
+@click.option("--master-url", "--master_url", required=True, help="The master's URL.")
+@tool_source
+@click.option("-n", "--workers", "n", default=1, show_default=True, type=WORKERS, help="Worker actors to place.")
+@click.option("--num-cpus", default=1.0, show_default=True, type=Number(0, 1024), help="CPUs Ray reserves per actor.")
+@click.option("--memory", default=None, help="Memory Ray reserves per actor (2G, 512M, bytes); default none.")
+@click.option("--host", default=None, help="Address to bind on each node (default: the node's Ray address).")
+@click.option("--worker-id", "--worker_id", default="ray", show_default=True,
+              help="Worker id prefix: workers are PREFIX-INDEX-PID.")
+@click.option("--instance-ttl", default=3600.0, show_default=True, type=Number(0, 30 * DAY, min_open=True),
+              help="Idle seconds before an instance is released.")
+@connection_limits
+def ray(address, master_url, tools, registry, n, num_cpus, memory, host, worker_id, instance_ttl, limits):
+    """Run tool workers as Ray actors on an existing Ray cluster, registered with the master."""
+    from .ray_workers import run_ray
+
+    return run_ray(address, master_url, tools, registry, n, num_cpus, memory, worker_id, instance_ttl, host,
+                   limits, logging.getLevelName(logging.getLogger().level))
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve unified --tools tools.yaml -n 4 --port 8000 --log-dir logs/")
 @tool_source
-@click.option("-n", "--workers", "--num_workers", "n", default=3, show_default=True, type=click.IntRange(1))
+@click.option("-n", "--workers", "--num_workers", "n", default=3, show_default=True, type=WORKERS)
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int, help="Master port.")
+@click.option("--port", default=8000, show_default=True, type=PORT, help="Master port.")
 @click.option("--log-dir", "--log_dir", default=None, help="One log file per process here (default: stderr).")
 @click.option("--test", "--test_servers", "test", is_flag=True, help="Create/release one instance per tool once ready.")
 @click.option("--keep-running", "--keep_running", is_flag=True, help="With --test: keep serving after the test.")
-@click.option("--heartbeat-interval", default=2.0, show_default=True, type=float)
-@click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
+@click.option("--heartbeat-interval", default=2.0, show_default=True, type=HEARTBEAT)
+@click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=QUERY_TIMEOUT)
 @click.option("--output-dir", "--output_dir", default=None, help="Write remote_tool_config.yaml here.")
-@click.option("--test-timeout", "--test_timeout", default=10.0, show_default=True, type=float,
+@click.option("--test-timeout", "--test_timeout", default=10.0, show_default=True, type=QUERY_TIMEOUT,
               help="With --test: seconds each test request may take.")
 @click.option("--connectivity-only", "--connectivity_only", is_flag=True,
               help="With --test: only check that a live worker serves every tool (no instance created).")
 @mcp_options
 @connection_limits
+@sandbox_concurrency
 @seed_flags(unified=True)
 def unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval, timeout_per_query,
-            output_dir, test_timeout, connectivity_only, tasks, mcp_idle_ttl, updated_tool_class, limits):
+            output_dir, test_timeout, connectivity_only, tasks, mcp_idle_ttl, mcp_max_sessions,
+            mcp_max_sessions_per_client, updated_tool_class, limits):
     """Run a master and N workers on this machine, supervised (restart on crash, clean stop on SIGTERM).
     Ready (`/health` 200 `ok`) once the N workers registered; 503 `starting` before."""
     from .run import run_unified
 
     warn_seed_flags(updated_tool_class)
-    mcp_args = (("--tasks", str(Path(tasks).resolve())) if tasks else ()) + ("--mcp-idle-ttl", str(mcp_idle_ttl))
-    sys.exit(run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
-                         timeout_per_query, output_dir, test_timeout=test_timeout,
-                         connectivity_only=connectivity_only, master_args=mcp_args, limits=limits))
+    mcp_args = (("--tasks", str(Path(tasks).resolve())) if tasks else ()) + (
+        "--mcp-idle-ttl", str(mcp_idle_ttl), "--mcp-max-sessions", str(mcp_max_sessions),
+        "--mcp-max-sessions-per-client", str(mcp_max_sessions_per_client))
+    return run_unified(tools, registry, n, host, port, log_dir, test, keep_running, heartbeat_interval,
+                       timeout_per_query, output_dir, test_timeout=test_timeout,
+                       connectivity_only=connectivity_only, master_args=mcp_args, limits=limits)
 
 
 @cli.command(epilog="\b\nExample:\n  bc-toolserve config tools.yaml --master-url http://10.0.0.5:8000 > remote.yaml")
 @click.argument("tool_config")
 @click.option("--master-url", "--master_url", required=True)
-@click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=float)
+@click.option("--timeout-per-query", "--timeout_per_query", default=60.0, show_default=True, type=QUERY_TIMEOUT)
 @seed_flags()
 def config(tool_config, master_url, timeout_per_query, **seed):
     """Print a tool config whose tools call the server (RemoteTool), same schemas."""
@@ -215,8 +278,8 @@ Examples:
 An MCP client starts it as a subprocess (stdio transport). tools/list gives the task's tools, tools/call runs them
 (state kept until the client disconnects), the prompt 'task' is the task's prompt; the answer is never sent.""")
 @click.option("--bootcamp", default=None, help="Bootcamp of the task.")
-@click.option("--seed", default=0, show_default=True, type=click.IntRange(0), help="Base seed of the task set.")
-@click.option("--index", default=None, type=click.IntRange(0), help="Index of the task in its set.")
+@seed_option(help="Base seed of the task set.")
+@click.option("--index", default=None, type=Count(0, 10**12), help="Index of the task in its set.")
 @click.option("--split", default="train", show_default=True)
 @click.option("--group", default=None, help="Generator group (for tasks generated with --group).")
 @click.option("--task", "task", default=None, help="Task id (of --tasks, or checked against the generated task).")
@@ -224,8 +287,8 @@ An MCP client starts it as a subprocess (stdio transport). tools/list gives the 
               help="Task file to choose --task from.")
 def mcp(bootcamp, seed, index, split, group, task, tasks):
     """Serve one task's tools to an MCP client over stdio (the official MCP SDK; the `mcp` extra)."""
-    from .mcp_server import serve_stdio
     from .mcp_session import load_tasks
+    from .mcp_stdio import serve_stdio
 
     query = {"bootcamp": bootcamp, "seed": str(seed), "index": None if index is None else str(index),
              "split": split, "group": group, "task": task}

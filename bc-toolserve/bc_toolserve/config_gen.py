@@ -26,13 +26,15 @@ def remote_config_yaml(specs: list[ToolSpec], master_url: str, timeout_per_query
 REMOTE_CONFIG = "remote_tool_config.yaml"
 
 
-def check_remote_config_target(output_dir: str | Path | None, *inputs: str | None) -> None:
-    """Refuse (UsageError, exit 2) an `output_dir` whose remote config would overwrite an input config."""
-    from bc_common.paths import refuse_output_among_inputs
+def check_remote_config_target(output_dir: str | Path | None, tools: str | None = None, registry: str | None = None,
+                               log_dir: str | None = None) -> None:
+    """Refuse (UsageError, exit 2) an `output_dir` whose remote config would overwrite an input config, or a
+    --log-dir that is one of the files read or written."""
+    from bc_common.paths import refuse_collisions
 
-    given = [p for p in inputs if p]
-    if output_dir and given:
-        refuse_output_among_inputs(Path(output_dir) / REMOTE_CONFIG, given, flag="--output-dir")
+    refuse_collisions(reads=[("--tools", tools), ("--registry", registry)],
+                      writes=[("--output-dir", Path(output_dir) / REMOTE_CONFIG if output_dir else None),
+                              ("--log-dir", log_dir)])
 
 
 def write_remote_config(specs: list[ToolSpec], master_url: str, output_dir: str | Path,

@@ -4,7 +4,7 @@ Forwarding is the master's hot path, and aiohttp's client spent about as much of
 whole server side of the call (py-spy under bench/toolserve.py). A worker answers small JSON bodies with a
 Content-Length over plain HTTP to an address the master checked at registration, so this client does only that:
 one write per request, one parser callback per part, idle connections reused. Workers with a host name or
-https keep going through aiohttp (`Master._forward` decides).
+https keep going through aiohttp (`WorkerLink.post` decides).
 """
 from __future__ import annotations
 

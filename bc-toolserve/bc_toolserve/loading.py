@@ -14,7 +14,7 @@ def load_specs(tools: str | Path | None = None, registry: str | Path | None = No
     entry of `--registry F`; names must be unique."""
     if bool(tools) == bool(registry):
         raise ConfigError("give exactly one of --tools FILE|BOOTCAMPS or --registry FILE")
-    if tools and not Path(tools).is_file() and not str(tools).endswith((".yaml", ".yml")):
+    if tools and not Path(tools).is_file() and not Path(tools).suffix:  # names have no suffix: `x.jsonl` is a file
         from bc_common.catalog import get_bootcamp
 
         specs = [s for name in str(tools).split(",") if name.strip() for s in get_bootcamp(name.strip()).tool_specs()]

@@ -1,56 +1,42 @@
-"""The master: registers workers (after a proof of token), places instances, routes calls, reports state.
+"""The master: wires worker admission, the worker registry, call routing and the status pages into one app.
 
 Clients call `POST /{tool}/{create|execute|calc_reward|release}`. The create answer carries the worker URL,
 so a client may call that worker directly afterwards; the master still answers every call (one pooled
 session to the workers, no per-call client setup).
+
+    admission.py    who may join: registration checks, address policy, proof of token, claimed instances
+    membership.py   who is alive: heartbeats, sweeps, tools and aliases
+    routing.py      where each instance lives: placement and lost instances
+    tool_calls.py   the calls themselves: create, route, worker loss
+    worker_link.py  the master's HTTP to its workers
+    status.py       the dashboard, /health and /metrics
 """
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
-import ipaddress
 import logging
-import re
-import socket
 import time
-import uuid
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 import aiohttp
-import orjson
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
-from . import dashboard
-from .auth import BearerAuth, address_allowed, check_worker_url, new_nonce, proof_of
-from .forward import ConnectFailed, Forwarder
-from .membership import Membership, WorkerInfo
+from .admission import Admission, PolicyResolver
+from .auth import BearerAuth
+from .membership import Membership
 from .metrics import Metrics
-from .protocol import (
-    DEFAULT_BODY_TIMEOUT,
-    DEFAULT_MAX_BODY,
-    FORWARDED,
-    OPERATIONS,
-    ApiError,
-    api_error_response,
-    check_instance_id,
-    json_response,
-    parse_object,
-    read_json,
-    receive_body,
-    retry_later,
-)
+from .protocol import DEFAULT_BODY_TIMEOUT, DEFAULT_MAX_BODY, ApiError, json_response, read_json
 from .routing import InstanceTable
 from .server import make_app
+from .status import StatusPages
+from .tool_calls import CallRouter
+from .worker_link import WorkerLink
 
 log = logging.getLogger("bc_toolserve.master")
-TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # always fullmatch: `$` lets a trailing newline in
-CLASS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
-PROOF_FAILED = "the worker url did not prove it holds the token"  # one answer for every failure: no scan oracle
 
 
 @dataclass
@@ -65,60 +51,35 @@ class MasterSettings:
     allow_worker_nets: list = field(default_factory=list)  # beyond loopback (ipaddress networks)
     expect_workers: int = 0  # /health answers 503 `starting` until this many workers are alive
     mcp_idle_ttl: float = 1800.0  # an MCP session idle this long ends and its instances are released
+    mcp_max_sessions: int = 4096  # live MCP sessions in all; beyond, a new one is refused (503)
+    mcp_max_sessions_per_client: int = 1024  # live MCP sessions of one client address (429 beyond)
 
     @property
     def dead_after(self) -> float:
         return self.heartbeat_interval * self.missed_heartbeats
 
 
-class WorkerUnreachable(Exception):
-    """The worker did not answer at the transport level (refused, reset, gone)."""
-
-
-class WorkerLost(Exception):
-    """The worker was declared dead while the call waited for it (hung: SIGSTOP, frozen machine)."""
-
-
-class PolicyResolver(aiohttp.abc.AbstractResolver):
-    """Resolve worker host names, keeping only addresses the master may contact (checked at every connect, so
-    a name that later resolves elsewhere is refused too)."""
-
-    def __init__(self, nets: list):
-        self.inner = aiohttp.ThreadedResolver()
-        self.nets = nets
-
-    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list:
-        allowed = [a for a in await self.inner.resolve(host, port, family) if address_allowed(a["host"], self.nets)]
-        if not allowed:
-            raise OSError(f"{host} resolves to no address workers may use")
-        return allowed
-
-    async def close(self) -> None:
-        await self.inner.close()
-
-
 class Master:
-    """State and handlers of the master; `app()` builds the Starlette application."""
+    """The master's parts and its routes; `app()` builds the Starlette application."""
 
     def __init__(self, settings: MasterSettings, tasks: dict[str, dict] | None = None):
         self.settings = settings
         self.membership = Membership(settings.heartbeat_interval, settings.missed_heartbeats)
         self.table = InstanceTable()
         self.metrics = Metrics()
-        self.started = time.time()
         self.started_mono = time.monotonic()
         self._ready = False
-        self.session: aiohttp.ClientSession | None = None
-        self.forwarder = Forwarder()
-        self._routes: dict[tuple[str, str], tuple[str, int, bytes] | None] = {}
-        self.inflight: dict[str, set[asyncio.Task]] = {}  # worker id -> handler tasks waiting on that worker
-        self._abandoned: set[asyncio.Task] = set()
-        self._auth_headers = {"Content-Type": "application/json", FORWARDED: "1"}
-        if settings.token:
-            self._auth_headers["Authorization"] = f"Bearer {settings.token}"
+        self.link = WorkerLink(settings.token, settings.timeout_per_query)
+        self.admission = Admission(self.membership, self.table, self.link, settings.token,
+                                   settings.allow_worker_nets, settings.proof_timeout)
+        self.calls = CallRouter(self.membership, self.table, self.link, self.metrics, self.ready,
+                                settings.max_body, settings.body_timeout)
         from .mcp_server import mcp_endpoint  # MCP clients reach the same tools at /mcp (the `mcp` extra)
 
-        self.mcp = mcp_endpoint(self, tasks, settings.mcp_idle_ttl)
+        self.mcp = mcp_endpoint(self, tasks, settings.mcp_idle_ttl, settings.mcp_max_sessions,
+                                settings.mcp_max_sessions_per_client)
+        self.status = StatusPages(self.membership, self.table, self.metrics, self.mcp, self.ready,
+                                  settings.expect_workers, settings.heartbeat_interval)
 
     # --- lifecycle -------------------------------------------------------------------------------------
     def make_connector(self) -> aiohttp.BaseConnector:
@@ -127,34 +88,23 @@ class Master:
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app):
-        self.session = aiohttp.ClientSession(connector=self.make_connector(),
-                                             json_serialize=lambda o: orjson.dumps(o).decode())
+        # recovery is timed from here, when registrations can arrive: a slow start (the mcp import, a loaded
+        # machine) must not use up the window in which a restarted master's workers report their instances
+        self.started_mono = time.monotonic()
+        await self.link.open(self.make_connector())
         sweeper = asyncio.create_task(self._sweep_forever())
         try:
             async with self.mcp.run():
                 yield
         finally:
             sweeper.cancel()
-            self.forwarder.close()
-            await self.session.close()
+            await self.link.close()
 
     async def _sweep_forever(self) -> None:
         while True:
             await asyncio.sleep(max(0.05, self.settings.heartbeat_interval / 2))
             for worker in self.membership.sweep():
-                self._declare_dead(worker, "missed heartbeats")
-
-    def _declare_dead(self, worker: WorkerInfo, why: str) -> None:
-        """Its instances become lost (410) and calls waiting on it fail now with a retryable 503 `worker_lost`
-        (repeated, they get the final 410), not at `timeout_per_query`."""
-        self.membership.mark_dead(worker.worker_id)
-        lost = self.table.lose_worker(worker.worker_id)
-        waiting = self.inflight.pop(worker.worker_id, set())
-        for task in waiting:
-            self._abandoned.add(task)
-            task.cancel()
-        log.warning("worker %r %s: marked dead, %d instances lost, %d waiting calls failed", worker.worker_id,
-                    why, lost, len(waiting))
+                self.calls.declare_dead(worker, "missed heartbeats")
 
     def ready(self) -> bool:
         """Latched: `expect_workers` workers alive, or (without it) one heartbeat timeout after start, by which
@@ -169,133 +119,22 @@ class Master:
 
     def app(self) -> BearerAuth:
         return make_app([
-            Route("/", self.dashboard_page, methods=["GET"]),
-            Route("/health", self.health, methods=["GET"]),
-            Route("/metrics", self.metrics_page, methods=["GET"]),
+            Route("/", self.status.dashboard_page, methods=["GET"]),
+            Route("/health", self.status.health, methods=["GET"]),
+            Route("/metrics", self.status.metrics_page, methods=["GET"]),
             Route("/_workers/register", self.register, methods=["POST"]),
             Route("/_workers/heartbeat", self.heartbeat, methods=["POST"]),
             Route("/_workers/{worker_id}", self.worker_status, methods=["GET"]),
             Route("/mcp", self.mcp),  # an ASGI app: every method (POST, GET stream, DELETE)
             Route("/{tool}/{op}", self.tool_call, methods=["POST"]),
-        ], self.lifespan, self.settings.token, self.metrics, tool_calls=self.call)
+        ], self.lifespan, self.settings.token, self.metrics, tool_calls=self.calls.call)
 
-    # --- observability ---------------------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        load = self.table.by_worker()
-        workers = [w.view(load.get(w.worker_id, 0)) for w in self.membership.workers.values()]
-        alive = sum(w.alive for w in self.membership.workers.values())
-        status = "ok" if self.ready() else ("starting" if self.settings.expect_workers else "recovering")
-        return {"status": status, "role": "master", "uptime_s": round(time.time() - self.started, 1),
-                "workers_expected": self.settings.expect_workers,
-                "heartbeat_interval_s": self.settings.heartbeat_interval,
-                "workers_alive": alive, "workers_total": len(workers), "workers": workers,
-                "tools": self.membership.tool_view(),
-                "instances": {"total": len(self.table.placements), "by_worker": load,
-                              "lost": len(self.table.lost)},
-                "mcp": self.mcp.state()}
-
-    async def health(self, request: Request) -> Response:
-        state = self.state()
-        return json_response(state, 503 if state["status"] == "starting" else 200)
-
-    async def dashboard_page(self, request: Request) -> Response:
-        return HTMLResponse(dashboard.render(self.state()))
-
-    async def metrics_page(self, request: Request) -> Response:
-        load = self.table.by_worker()
-        workers = self.membership.workers.values()
-        gauges = {
-            "instances": ("Live instances per worker.",
-                          [({"worker": w.worker_id}, load.get(w.worker_id, 0)) for w in workers]),
-            "worker_up": ("1 when the worker is alive.", [({"worker": w.worker_id}, int(w.alive)) for w in workers]),
-            "worker_calls": ("Tool calls served per worker (reported by heartbeat).",
-                             [({"worker": w.worker_id}, w.calls) for w in workers]),
-        }
-        return PlainTextResponse(self.metrics.render(gauges), media_type="text/plain; version=0.0.4")
-
-    # --- membership ------------------------------------------------------------------------------------
+    # --- workers ---------------------------------------------------------------------------------------
     async def register(self, request: Request) -> Response:
         body = await read_json(request, self.settings.max_body, self.settings.body_timeout)
-        worker_id = body.get("worker_id")
-        if not isinstance(worker_id, str) or not 1 <= len(worker_id) <= 200:
-            raise ApiError(400, "bad_request", "worker_id must be a string of 1-200 characters")
-        try:
-            url = check_worker_url(body.get("url"))
-        except ValueError as exc:
-            raise ApiError(400, "bad_request", f"invalid worker url: {exc}") from None
-        tools = body.get("tools")
-        if not isinstance(tools, list) or not tools or not all(isinstance(t, str) and TOOL_NAME.fullmatch(t) for t in tools):
-            raise ApiError(400, "bad_request", "tools must be a non-empty list of tool names")
-        instances = body.get("instances") or {}
-        if not isinstance(instances, dict) or not all(
-                isinstance(t, str) and t in tools and check_instance_id(i) for i, t in instances.items()):
-            raise ApiError(400, "bad_request", "instances must map valid instance ids to tools of this worker")
-        aliases = body.get("aliases") or {}
-        if not isinstance(aliases, dict) or not all(
-                isinstance(a, str) and CLASS_NAME.fullmatch(a) and t in tools for a, t in aliases.items()):
-            raise ApiError(400, "bad_request", "aliases must map class names to tools of this worker")
-        await self._check_proof(url)
-        host = body.get("host") if isinstance(body.get("host"), str) else ""
-        pid = body.get("pid") if isinstance(body.get("pid"), int) else None
-        previous = self.membership.workers.get(worker_id)
-        if previous is not None and previous.url != url:
-            self.table.lose_worker(worker_id)
-        live, refused = self._claims(worker_id, instances)
-        info = self.membership.register(WorkerInfo(worker_id, url, sorted(set(tools)), host[:200], pid,
-                                                   aliases=aliases))
-        self.table.adopt(worker_id, live)
-        log.info("worker %r registered at %s with tools %s (%d live instances)", worker_id, url,
-                 ", ".join(info.tools), len(live))
-        return json_response({"worker_id": worker_id, "heartbeat_interval_s": self.settings.heartbeat_interval,
+        info, refused = await self.admission.admit(body)
+        return json_response({"worker_id": info.worker_id, "heartbeat_interval_s": self.settings.heartbeat_interval,
                               "dead_after_s": self.settings.dead_after, "release": refused})
-
-    def _claims(self, worker_id: str, instances: dict[str, str]) -> tuple[dict[str, str], list[str]]:
-        """The claimed instances a (re-)registering worker may keep, and those it must release: lost ones (410
-        is final) and ones placed on another live worker (a takeover attempt, logged)."""
-        live, refused = {}, []
-        for instance_id, tool in instances.items():
-            placement = self.table.get(instance_id)
-            owner = self.membership.workers.get(placement.worker_id) if placement else None
-            if placement is not None and placement.worker_id != worker_id and owner is not None and owner.alive:
-                log.warning("worker %r claimed instance %r placed on live worker %r: refused", worker_id,
-                            instance_id, placement.worker_id)
-                refused.append(instance_id)
-            elif self.table.is_lost(instance_id):
-                refused.append(instance_id)
-            else:
-                live[instance_id] = tool
-        return live, refused
-
-    async def _check_proof(self, url: str) -> None:
-        """Talk to a registered URL only after it proves it holds the token (no SSRF via registration). Only
-        loopback and `--allow-worker-net` addresses are contacted; every failure gives the same 403."""
-        host = urlsplit(url).hostname or ""
-        try:
-            ipaddress.ip_address(host.split("%", 1)[0])
-        except ValueError:
-            pass  # a name: PolicyResolver checks what it resolves to, at every connect
-        else:
-            if not address_allowed(host, self.settings.allow_worker_nets):
-                log.warning("registration refused: %s is not an address workers may use (--allow-worker-net)", url)
-                raise ApiError(403, "proof_failed", PROOF_FAILED)
-        nonce = new_nonce()
-        try:
-            async with self.session.post(f"{url}/_proof", data=orjson.dumps({"nonce": nonce}),
-                                         headers={"Content-Type": "application/json"}, allow_redirects=False,
-                                         timeout=aiohttp.ClientTimeout(total=self.settings.proof_timeout)) as resp:
-                raw = await resp.content.read(4096)
-                status = resp.status
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
-            log.warning("registration refused: cannot reach %s for the proof (%s)", url, type(exc).__name__)
-            raise ApiError(403, "proof_failed", PROOF_FAILED) from None
-        try:
-            answer = orjson.loads(raw).get("proof") if status == 200 else None
-        except (orjson.JSONDecodeError, AttributeError):
-            answer = None
-        expected = proof_of(self.settings.token, nonce).encode()
-        if not isinstance(answer, str) or not hmac.compare_digest(answer.encode(errors="replace"), expected):
-            log.warning("registration refused: %s answered a wrong proof (HTTP %s)", url, status)
-            raise ApiError(403, "proof_failed", PROOF_FAILED)
 
     async def worker_status(self, request: Request) -> Response:
         """`alive`, `dead` or `unknown`: RemoteTool asks while a direct call to that worker is slow."""
@@ -312,7 +151,7 @@ class Master:
         if info is None:
             late = self.membership.workers.get(worker_id) if isinstance(worker_id, str) else None
             if late is not None and late.alive:  # its heartbeat came after the deadline: dead, as if swept
-                self._declare_dead(late, "heartbeat too late")
+                self.calls.declare_dead(late, "heartbeat too late")
             raise ApiError(404, "unknown_worker", "unknown or dead worker: register again")
         for instance_id in released:
             placement = self.table.get(instance_id) if isinstance(instance_id, str) else None
@@ -322,228 +161,9 @@ class Master:
 
     # --- tool calls ------------------------------------------------------------------------------------
     async def tool_call(self, request: Request) -> Response:
-        return await self.call(request.path_params["tool"], request.path_params["op"], request.scope,
-                               request.receive)
-
-    async def call(self, tool: str, op: str, scope, receive) -> Response:
-        """One tool call, `POST /{tool}/{op}` (also the `ToolCalls` fast path)."""
-        started = time.perf_counter()
-        tool = self.membership.aliases.get(tool, tool)  # the seed's clients use the class name
-        error_type = None
-        try:
-            if op not in OPERATIONS or not TOOL_NAME.fullmatch(tool):
-                raise ApiError(404, "not_found", f"no route {scope['path']}")
-            raw = await receive_body(scope, receive, self.settings.max_body, self.settings.body_timeout)
-            if op == "create":
-                response = await self._create(tool, raw)
-            else:
-                response = await self._route(tool, op, raw)
-        except ApiError as exc:
-            error_type = exc.type
-            response = api_error_response(exc)
-        if response.status_code >= 400 and error_type is None:
-            error_type = _error_type(response.body)
-        self.metrics.observe(op if op in OPERATIONS else "other", response.status_code,
-                             time.perf_counter() - started, error_type)
-        return response
+        return await self.calls.call(request.path_params["tool"], request.path_params["op"], request.scope,
+                                     request.receive)
 
     async def dispatch(self, tool: str, op: str, body: dict[str, Any]) -> dict[str, Any]:
-        """One operation as `POST /{tool}/{op}` runs it (placement, routing, worker loss), for in-process callers
-        such as the MCP endpoint: the answer as a dict; ApiError for what the HTTP route answers as an error."""
-        started = time.perf_counter()
-        try:
-            raw = orjson.dumps(body)
-            response = await (self._create(tool, raw) if op == "create" else self._route(tool, op, raw))
-            answer = orjson.loads(response.body)
-            if response.status_code != 200:
-                error = answer.get("error") or {}
-                raise ApiError(response.status_code, str(error.get("type", "unknown")), str(error.get("message", "")))
-        except ApiError as exc:
-            self.metrics.observe(op, exc.status, time.perf_counter() - started, exc.type)
-            raise
-        self.metrics.observe(op, 200, time.perf_counter() - started, None)
-        return answer
-
-    async def _create(self, tool: str, raw: bytes) -> Response:
-        body = parse_object(raw)
-        instance_id = check_instance_id(body.get("instance_id"), required=False) or uuid.uuid4().hex
-        # loop: while we asked a worker, a concurrent create of the same id may have reserved it (one must win)
-        while self.table.get(instance_id) is not None:
-            if await self._still_exists(instance_id):
-                raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
-        candidates = self.membership.alive_with(tool)
-        if not candidates and not self.ready():
-            raise retry_later("recovering", f"the tool server is starting: no worker serves {tool!r} yet")
-        if not candidates and tool not in self.membership.known_tools():
-            raise ApiError(404, "unknown_tool", f"no worker serves tool {tool!r}")
-        body["instance_id"] = instance_id
-        payload = orjson.dumps(body)
-        while candidates:
-            worker = self.table.choose(candidates)
-            self.table.reserve(instance_id, tool, worker.worker_id)
-            try:
-                status, data = await self._forward(worker, f"/{tool}/create", payload)
-            except (WorkerUnreachable, WorkerLost):
-                self.table.drop(instance_id)
-                self._worker_down(worker)
-                candidates = [c for c in candidates if c is not worker and c.alive]
-                continue
-            except BaseException:
-                self.table.drop(instance_id)
-                raise
-            if status != 200:
-                self.table.drop(instance_id)
-                return Response(data, status_code=status, media_type="application/json")
-            self.table.confirm(instance_id)
-            return json_response({"instance_id": instance_id, "worker_id": worker.worker_id,
-                                  "worker_url": worker.url})
-        raise ApiError(503, "no_worker", f"no live worker serves tool {tool!r}")
-
-    async def _still_exists(self, instance_id: str) -> bool:
-        """Clients release on the worker directly; before refusing a create, ask the worker (exact create-once)."""
-        placement = self.table.get(instance_id)
-        worker = self.membership.workers.get(placement.worker_id)
-        if not placement.ready:
-            return True
-        if worker is not None and worker.alive:
-            try:
-                status, data = await self._forward(worker, "/_instances/exists", orjson.dumps({"instance_id": instance_id}))
-                if status == 200 and not orjson.loads(data).get("exists"):
-                    self._drop_if_same(instance_id, placement)
-                    return False
-                return True
-            except (WorkerUnreachable, WorkerLost, ApiError):
-                pass
-        self._drop_if_same(instance_id, placement)
-        return False
-
-    def _drop_if_same(self, instance_id: str, placement) -> None:
-        """Drop `placement` unless a concurrent create replaced it meanwhile (that one is not ours to drop)."""
-        if self.table.get(instance_id) is placement:
-            self.table.drop(instance_id)
-
-    async def _route(self, tool: str, op: str, raw: bytes) -> Response:
-        body = parse_object(raw)
-        instance_id = check_instance_id(body.get("instance_id"))
-        placement = self.table.get(instance_id)
-        if placement is None or placement.tool != tool:
-            if op == "release":
-                return json_response({"released": False})
-            if self.table.is_lost(instance_id):
-                raise ApiError(410, "instance_lost", f"instance {instance_id!r} was lost with its worker")
-            if not self.ready():  # a restarted master: its workers have not all reported their instances yet
-                raise retry_later("recovering", "the tool server is recovering its instance table")
-            raise ApiError(404, "unknown_instance", f"no live instance {instance_id!r} of tool {tool!r}")
-        if not placement.ready:
-            raise ApiError(409, "conflict", f"instance {instance_id!r} is still being created")
-        worker = self.membership.workers.get(placement.worker_id)
-        if worker is None or not worker.alive:
-            self.table.mark_lost(instance_id, placement.worker_id)
-            if op == "release":
-                return json_response({"released": False})
-            raise ApiError(410, "instance_lost", f"instance {instance_id!r} was lost with its worker")
-        try:
-            status, data = await self._forward(worker, f"/{tool}/{op}", raw)
-        except WorkerUnreachable:
-            self._worker_down(worker)
-            if op == "release":
-                return json_response({"released": False})
-            raise ApiError(410, "instance_lost", f"instance {instance_id!r} was lost with its worker") from None
-        except WorkerLost:
-            if op == "release":
-                return json_response({"released": False})
-            raise retry_later("worker_lost", f"worker {worker.worker_id!r} was declared dead during the call; "
-                                             f"instance {instance_id!r} is lost", after=0) from None
-        if status == 404 and _error_type(data) == "unknown_instance":
-            if _released(data):  # released on the worker directly (or reaped): unknown from now on, not lost
-                self.table.drop(instance_id)
-                return Response(data, status_code=status, media_type="application/json")
-            # the worker restarted: the instance is gone for good
-            self.table.mark_lost(instance_id, worker.worker_id)
-            raise ApiError(410, "instance_lost", f"instance {instance_id!r} is no longer held by its worker")
-        if op == "release" and status == 200:
-            self.table.drop(instance_id)
-        return Response(data, status_code=status, media_type="application/json")
-
-    def _route_to(self, worker: WorkerInfo, path: str) -> tuple[str, int, bytes] | None:
-        """(host, port, request head) for the pooled forwarder: http to an IP address; None otherwise (aiohttp)."""
-        key = (worker.url, path)
-        route = self._routes.get(key)
-        if route is None and key not in self._routes:
-            parts = urlsplit(worker.url)
-            try:
-                ipaddress.ip_address(parts.hostname or "")
-            except ValueError:
-                parts = None
-            if parts is not None and parts.scheme == "http":
-                head = (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nContent-Type: application/json\r\n"
-                        f"{FORWARDED}: 1\r\n")
-                if self.settings.token:
-                    head += f"Authorization: Bearer {self.settings.token}\r\n"
-                route = (parts.hostname, parts.port or 80, head.encode())
-            if len(self._routes) > 100_000:
-                self._routes.clear()
-            self._routes[key] = route
-        return route
-
-    async def _post(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
-        route = self._route_to(worker, path)
-        if route is not None:
-            async with asyncio.timeout(self.settings.timeout_per_query):
-                return await self.forwarder.post(*route, payload)
-        timeout = aiohttp.ClientTimeout(total=self.settings.timeout_per_query)
-        async with self.session.post(worker.url + path, data=payload, headers=self._auth_headers,
-                                     timeout=timeout, allow_redirects=False) as resp:
-            return resp.status, await resp.read()
-
-    async def _forward(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
-        task = asyncio.current_task()
-        waiting = self.inflight.setdefault(worker.worker_id, set())
-        waiting.add(task)
-        try:
-            return await self._post(worker, path, payload)
-        except asyncio.CancelledError:
-            if task not in self._abandoned:
-                raise
-            self._abandoned.discard(task)
-            task.uncancel()
-            raise WorkerLost() from None
-        except asyncio.TimeoutError:
-            raise ApiError(504, "timeout", f"worker {worker.worker_id!r} did not answer within "
-                                           f"{self.settings.timeout_per_query:g}s") from None
-        except (aiohttp.ClientConnectorError, ConnectFailed):
-            raise WorkerUnreachable() from None
-        except (aiohttp.ClientError, OSError):  # Dropped too
-            pass  # dropped mid-call: below, once this call no longer counts as waiting on the worker
-        finally:
-            waiting.discard(task)
-        if await self._reachable(worker):
-            raise ApiError(502, "worker_error", f"worker {worker.worker_id!r} dropped the connection")
-        raise WorkerUnreachable()
-
-    async def _reachable(self, worker: WorkerInfo) -> bool:
-        try:
-            async with self.session.get(worker.url + "/health", timeout=aiohttp.ClientTimeout(total=1.0),
-                                        allow_redirects=False) as resp:
-                return resp.status == 200
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError):
-            return False
-
-    def _worker_down(self, worker: WorkerInfo) -> None:
-        if worker.alive and self.membership.workers.get(worker.worker_id) is worker:
-            self._declare_dead(worker, "unreachable")
-
-
-def _released(body: bytes) -> bool:
-    try:
-        return orjson.loads(body)["error"].get("released") is True
-    except Exception:
-        return False
-
-
-def _error_type(body: bytes) -> str:
-    try:
-        return str(orjson.loads(body)["error"]["type"])
-    except Exception:
-        return "unknown"
-
+        """One operation as `POST /{tool}/{op}` runs it, for in-process callers such as the MCP endpoint."""
+        return await self.calls.dispatch(tool, op, body)

@@ -1,7 +1,7 @@
 """bc-toolserve over the Model Context Protocol, with the official MCP Python SDK (the `mcp` extra).
 
     Streamable HTTP:  POST http://HOST:PORT/mcp?bootcamp=arithmetic&seed=7&index=3   (master and unified)
-    stdio:            bc-toolserve mcp --bootcamp arithmetic --seed 7 --index 3
+    stdio:            bc-toolserve mcp --bootcamp arithmetic --seed 7 --index 3                 (mcp_stdio.py)
 
 `tools/list` gives the task's tool schemas, `tools/call` runs them (one instance per tool and session, see
 `mcp_session.py`), the prompt `task` is the task's prompt. The identity is never sent. A call's result carries the
@@ -21,13 +21,26 @@ from urllib.parse import parse_qsl
 
 import orjson
 
-from .mcp_session import McpSession, McpSessions, TaskChoiceError, TaskChooser, routed_runtimes
+from bc_common.extras import install_hint
+
+from .mcp_session import (
+    DEFAULT_MAX_PER_CLIENT,
+    DEFAULT_MAX_SESSIONS,
+    McpSession,
+    McpSessions,
+    SessionEnded,
+    TaskChoiceError,
+    TaskChooser,
+    routed_runtimes,
+)
 
 log = logging.getLogger("bc_toolserve.mcp")
 META_KEY = "bootcamp-harness"
 PROMPT_NAME = "task"
 SESSION_HEADER = b"mcp-session-id"
 DEFAULT_IDLE_TTL = 1800.0
+SESSION_ENDED = -32000  # JSON-RPC "server error": the session ended before or while the request ran
+DRAIN_TIMEOUT = 5.0  # seconds a DELETE waits for the session's other requests to be answered
 
 try:
     import mcp_types as types
@@ -37,7 +50,7 @@ try:
 except ImportError:  # the `mcp` extra is not installed: /mcp answers 501, `bc-toolserve mcp` says what to install
     Server = None
 
-MISSING_SDK = "MCP needs the official MCP SDK: pip install 'bootcamp-harness[mcp]'"
+MISSING_SDK = f"MCP needs the official MCP SDK: {install_hint('mcp')}"
 
 
 def build_server(session_of, handshake_only: bool = False) -> Server:
@@ -58,6 +71,8 @@ def build_server(session_of, handshake_only: bool = False) -> Server:
         session.busy += 1
         try:
             result, tool_reward = await session.call(params.name, params.arguments or {})
+        except SessionEnded as exc:
+            raise MCPError(SESSION_ENDED, str(exc)) from None
         finally:
             session.busy -= 1
         meta = {"reward": result.reward, "metrics": result.metrics,
@@ -128,6 +143,7 @@ class McpEndpoint:
         self.server = build_server(self._session_of, handshake_only=True)
         self.manager = StreamableHTTPSessionManager(self.server, session_idle_timeout=sessions.idle_ttl,
                                                    max_request_body_size=max_body,
+                                                   max_sessions=None,  # our caps admit sessions before the SDK
                                                    json_response=True,  # no SSE stream per call: ~3x calls/s
                                                    security_settings=_rebinding_guard() if tokenless else None)
 
@@ -162,40 +178,78 @@ class McpEndpoint:
         if session is None:
             await self.manager.handle_request(scope, receive, send)
             return
+        if scope["method"] == "DELETE":
+            await self._delete(session_id, session, scope, receive, send)
+            return
+        answered = asyncio.get_running_loop().create_future()
+        if scope["method"] == "POST":  # a GET is the client's listening stream: it lasts as long as the session
+            session.requests.add(answered)
         session.busy += 1
-        status = None
-
-        async def watch(message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-            await send(message)
-
         try:
-            await self.manager.handle_request(scope, receive, watch)
+            await self.manager.handle_request(scope, receive, send)
         finally:
             session.busy -= 1
-        if scope["method"] == "DELETE" and status is not None and status < 300:
-            await self.sessions.end(session_id)
+            session.requests.discard(answered)
+            answered.set_result(None)
+
+    async def _delete(self, session_id: str, session: McpSession, scope, receive, send) -> None:
+        """The client ends its session: its calls in flight are answered with a JSON-RPC error and its instances
+        released first, then the SDK closes the transport (which would answer the calls still waiting with a bare
+        500, or not at all)."""
+        await self.sessions.end(session_id)
+        if session.requests:
+            await asyncio.wait(list(session.requests), timeout=DRAIN_TIMEOUT)
+        await self.manager.handle_request(scope, receive, send)
 
     async def _open(self, scope, receive, send) -> None:
-        """A request without a session id: choose its task first (refused before any session exists)."""
-        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+        """A request without a session id: room under the caps, then its task (refused before any session
+        exists)."""
+        client = (scope.get("client") or ("?", 0))[0]  # the address: every client shares the one token
         try:
-            session = await asyncio.to_thread(self.sessions.start, query)  # a slow generator must not stall the loop
+            self.sessions.admit(client)
         except TaskChoiceError as exc:
-            await _refuse(send, exc.status, str(exc))
+            await _refuse(send, exc.status, str(exc), exc.kind)
             return
+        added = False
+        try:
+            query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True))
+            try:
+                session = await asyncio.to_thread(self.sessions.start, query)  # a slow generator must not stall
+            except TaskChoiceError as exc:
+                await _refuse(send, exc.status, str(exc), exc.kind)
+                return
+            session.client = client
 
-        async def register(message) -> None:
-            if message["type"] == "http.response.start" and message["status"] < 400:
-                opened = next((v.decode("latin-1") for k, v in message.get("headers", []) if k == SESSION_HEADER), None)
-                if opened:
-                    self.sessions.add(opened, session)
-                    log.debug("MCP session %s… opened on %s", opened[:8], session.task["data_source"])
-            await send(message)
+            async def register(message) -> None:
+                nonlocal added
+                if message["type"] == "http.response.start" and message["status"] < 400:
+                    opened = next((v.decode("latin-1") for k, v in message.get("headers", [])
+                                   if k == SESSION_HEADER), None)
+                    if opened:
+                        self.sessions.add(opened, session)
+                        added = True
+                        log.debug("MCP session %s… opened on %s", opened[:8], session.task["data_source"])
+                await send(message)
 
-        await self.manager.handle_request(scope, receive, register)
+            await self.manager.handle_request(scope, receive, register)
+        finally:
+            if not added:
+                self.sessions.abandon(client)
+
+    def gauges(self) -> dict[str, tuple]:
+        """The sessions, their caps and the refusals at them, for /metrics."""
+        state = self.sessions.state()
+        return {
+            "mcp_sessions": ("Live MCP sessions.", [({}, state["sessions"])]),
+            "mcp_sessions_max": ("Cap on live MCP sessions (--mcp-max-sessions).", [({}, state["max_sessions"])]),
+            "mcp_sessions_per_client_max": ("Cap on one client's MCP sessions (--mcp-max-sessions-per-client).",
+                                            [({}, state["max_sessions_per_client"])]),
+            "mcp_sessions_busiest_client": ("MCP sessions of the client holding the most.",
+                                            [({}, state["busiest_client_sessions"])]),
+            "mcp_sessions_refused_total": ("New MCP sessions refused at a cap, by cap.",
+                                           [({"cap": cap}, n) for cap, n in sorted(state["refused"].items())],
+                                           "counter"),
+        }
 
 
 class Unavailable:
@@ -208,19 +262,26 @@ class Unavailable:
     def state(self) -> dict[str, Any]:
         return {"available": False}
 
+    def gauges(self) -> dict[str, tuple]:
+        return {}
+
     async def __call__(self, scope, receive, send) -> None:
         await _refuse(send, 501, MISSING_SDK)
 
 
-async def _refuse(send, status: int, message: str) -> None:
-    """A JSON-RPC error body without id (what MCP clients read) with a real HTTP status."""
-    body = orjson.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": message}})
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+async def _refuse(send, status: int, message: str, kind: str | None = None) -> None:
+    """A JSON-RPC error body without id (what MCP clients read) with a real HTTP status (and our `type`)."""
+    error = {"code": -32600, "message": message, **({"type": kind, "data": {"type": kind}} if kind else {})}
+    body = orjson.dumps({"jsonrpc": "2.0", "id": None, "error": error})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status in (429, 503):
+        headers.append((b"retry-after", b"1"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 
-def mcp_endpoint(master, tasks: dict[str, dict] | None = None, idle_ttl: float = DEFAULT_IDLE_TTL):
+def mcp_endpoint(master, tasks: dict[str, dict] | None = None, idle_ttl: float = DEFAULT_IDLE_TTL,
+                 max_sessions: int = DEFAULT_MAX_SESSIONS, max_per_client: int = DEFAULT_MAX_PER_CLIENT):
     """The master's `/mcp` app: sessions whose tools run on its workers (Unavailable without the SDK)."""
     if Server is None:
         return Unavailable()
@@ -228,8 +289,9 @@ def mcp_endpoint(master, tasks: dict[str, dict] | None = None, idle_ttl: float =
     def unserved(names: list[str]) -> list[str]:
         return [name for name in names if not master.membership.alive_with(name)]
 
-    return McpEndpoint(McpSessions(TaskChooser(tasks), routed_runtimes(master.dispatch), idle_ttl, unserved),
-                       master.settings.max_body, tokenless=not master.settings.token)
+    sessions = McpSessions(TaskChooser(tasks), routed_runtimes(master.dispatch), idle_ttl, unserved,
+                           max_sessions=max_sessions, max_per_client=max_per_client)
+    return McpEndpoint(sessions, master.settings.max_body, tokenless=not master.settings.token)
 
 
 def _rebinding_guard():
@@ -242,31 +304,3 @@ def _rebinding_guard():
                                      allowed_hosts=[*hosts, *(f"{h}:*" for h in hosts)],
                                      allowed_origins=[f"{scheme}://{h}{port}" for scheme in ("http", "https")
                                                       for h in hosts for port in ("", ":*")])
-
-
-def serve_stdio(query: dict[str, str], tasks: dict[str, dict] | None = None) -> None:
-    """Serve one task's tools (in process) to the MCP client on stdin/stdout until it closes them."""
-    if Server is None:
-        from bc_common.errors import ConfigError
-
-        raise ConfigError(MISSING_SDK)
-    import anyio
-    from mcp.server.stdio import stdio_server
-
-    sessions = McpSessions(TaskChooser(tasks), lambda env: env.tools)
-    try:
-        session = sessions.start(query)
-    except TaskChoiceError as exc:
-        from bc_common.errors import ConfigError
-
-        raise ConfigError(str(exc)) from None
-    server = build_server(lambda ctx: session)
-
-    async def main() -> None:
-        try:
-            async with stdio_server() as (read, write):
-                await server.run(read, write, server.create_initialization_options())
-        finally:
-            await session.close()
-
-    anyio.run(main)

@@ -3,14 +3,14 @@
 A session chooses its task when it starts (`?task=ID`, or `?bootcamp=NAME&seed=S&index=I[&split=SPLIT][&group=G]`),
 creates each tool's instance on its first call with the task's identity, and releases them all when it ends
 (closed by the client, idle past the TTL, or the server stopping). Sessions never share instances. The MCP SDK
-is not needed here: `mcp_server.py` speaks the protocol.
+is not needed here: `mcp_server.py` (HTTP) and `mcp_stdio.py` speak the protocol.
 """
 from __future__ import annotations
 
 import asyncio
 import threading
 import time
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,13 +18,15 @@ from typing import Any
 from bc_common.bootcamp import Tool
 from bc_common.environment import Environment, Environments
 from bc_common.errors import BcError, ToolError
-from bc_common.jsonl import read_records
+from bc_common.readers import read_records
 from bc_common.records import check_task, task_id
 from bc_common.rollout import offered_tools, prompt_messages
 from bc_common.seeding import new_instance_id
 from bc_common.tool_runtime import ToolResult, ToolRuntime
 
 SELECTORS = ("task", "bootcamp", "seed", "index", "split", "group")
+DEFAULT_MAX_SESSIONS = 4096  # ~44 KB each here, plus their instances on the workers
+DEFAULT_MAX_PER_CLIENT = 1024  # bc-eval holds one session per trajectory in flight (-c, 64 by default)
 HOW_TO_CHOOSE = ("choose the session's task in the URL: ?bootcamp=NAME&seed=S&index=I[&split=SPLIT][&group=GROUP] "
                  "or ?task=ID (ids of a task file served with --tasks)")
 
@@ -32,9 +34,17 @@ HOW_TO_CHOOSE = ("choose the session's task in the URL: ?bootcamp=NAME&seed=S&in
 class TaskChoiceError(Exception):
     """The task a session asked for cannot be served (the session is refused with `status`, nothing is created)."""
 
+    kind: str | None = None  # our error `type` in the refusal, where one helps a client tell refusals apart
+
     def __init__(self, message: str, status: int = 400):
         super().__init__(message)
         self.status = status
+
+
+class SessionLimit(TaskChoiceError):
+    """A new session refused at a cap: 503 at the server's (`--mcp-max-sessions`), 429 at the client's."""
+
+    kind = "too_many_sessions"
 
 
 def load_tasks(path: str | Path) -> dict[str, dict[str, Any]]:
@@ -105,8 +115,17 @@ def _integer(query: Mapping[str, str], key: str, default: int | None) -> int:
     return value
 
 
+class SessionEnded(Exception):
+    """The session ended (closed by its client, idle past its TTL, the server stopping) before or during a call."""
+
+    def __init__(self) -> None:
+        super().__init__("this MCP session has ended (closed, idle past its TTL, or the server stopping): start a "
+                         "new session")
+
+
 class McpSession:
-    """One MCP session: the task's offered tools, each instance created on first call and released at `close`."""
+    """One MCP session: the task's offered tools, each instance created on first call and released at `close`,
+    which also ends the calls still in flight (they raise SessionEnded at once)."""
 
     def __init__(self, task: dict[str, Any], env: Environment, runtime: ToolRuntime):
         names, create_kwargs = offered_tools(task, env)
@@ -114,8 +133,11 @@ class McpSession:
         self.runtime = runtime
         self.tools = runtime.session(create_kwargs, names)
         self.last_used = time.monotonic()
+        self.client = ""  # who opened it (the address), for the per-client cap
         self.busy = 0  # requests in flight: a busy session is never idle
         self.closed = False
+        self._calls: set[asyncio.Task] = set()  # tool calls in flight, cancelled by close()
+        self.requests: set[asyncio.Future] = set()  # HTTP requests in flight, each done once answered
 
     @property
     def schemas(self) -> list[dict[str, Any]]:
@@ -130,11 +152,24 @@ class McpSession:
         return 0 if self.closed else len(self.tools.instances)
 
     async def call(self, name: str, arguments: dict[str, Any] | None) -> tuple[ToolResult, float | None]:
-        """Run one tool call: (the result, the tool's trajectory reward after it, None when not created)."""
+        """Run one tool call: (the result, the tool's trajectory reward after it, None when not created). Raises
+        SessionEnded when the session has ended, or ends while the call runs."""
         if self.closed:
-            message = "Error: this MCP session has ended (idle past its TTL, or closed): start a new session."
-            return ToolResult(message, error={"type": "session_closed", "message": message}), None
+            raise SessionEnded()
         self.last_used = time.monotonic()
+        running = asyncio.ensure_future(self._run(name, arguments))
+        self._calls.add(running)
+        running.add_done_callback(self._calls.discard)
+        try:
+            await asyncio.wait({running})
+        except asyncio.CancelledError:  # the caller went away: so does its call
+            running.cancel()
+            raise
+        if running.cancelled():  # close() ended it
+            raise SessionEnded()
+        return running.result()
+
+    async def _run(self, name: str, arguments: dict[str, Any] | None) -> tuple[ToolResult, float | None]:
         result = await self.tools.call(name, arguments)
         instance_id = self.tools.instances.get(name)
         tool_reward = None
@@ -147,9 +182,16 @@ class McpSession:
         return result, tool_reward
 
     async def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            await self.tools.close()
+        """End the calls in flight, then release every instance (a create still running is released when done)."""
+        if self.closed:
+            return
+        self.closed = True
+        calls = list(self._calls)
+        for running in calls:
+            running.cancel()
+        if calls:
+            await asyncio.wait(calls)
+        await self.tools.close()
 
 
 class McpSessions:
@@ -157,15 +199,45 @@ class McpSessions:
     bootcamp use: the bootcamp's own (in process) or proxies to the workers (on the master)."""
 
     def __init__(self, chooser: TaskChooser, runtime_for: Callable[[Environment], ToolRuntime],
-                 idle_ttl: float = 1800.0, unserved: Callable[[list[str]], list[str]] | None = None):
+                 idle_ttl: float = 1800.0, unserved: Callable[[list[str]], list[str]] | None = None,
+                 max_sessions: int = DEFAULT_MAX_SESSIONS, max_per_client: int = DEFAULT_MAX_PER_CLIENT):
         self.chooser = chooser
         self.runtime_for = runtime_for
         self.unserved = unserved  # the tools of a list that nobody serves now (the master: no live worker)
         self.idle_ttl = idle_ttl
+        self.max_sessions = max_sessions
+        self.max_per_client = max_per_client
         self.envs = Environments()
         self.live: dict[str, McpSession] = {}
         self.ended = 0
+        self.opening = 0  # sessions admitted whose opening request is still being answered
+        self.clients: Counter[str] = Counter()  # live and opening sessions by client
+        self.refused: Counter[str] = Counter()  # refusals at a cap: "server", "client"
         self._choosing = threading.Lock()  # generators keep state: one task drawn at a time
+
+    def admit(self, client: str) -> None:
+        """Hold room for a new session of `client` (an address), or raise SessionLimit at either cap. Every
+        admission ends in `add` or `abandon`; call it on the event loop (it counts without a lock)."""
+        if len(self.live) + self.opening >= self.max_sessions:
+            self.refused["server"] += 1
+            raise SessionLimit(f"too many MCP sessions on this server ({self.max_sessions}, --mcp-max-sessions): "
+                               "end finished sessions (DELETE, which MCP clients send on exit) or retry later", 503)
+        if self.clients[client] >= self.max_per_client:
+            self.refused["client"] += 1
+            raise SessionLimit(f"too many MCP sessions from this client ({self.max_per_client}, "
+                               "--mcp-max-sessions-per-client): end finished sessions (DELETE) or retry later", 429)
+        self.opening += 1
+        self.clients[client] += 1
+
+    def abandon(self, client: str) -> None:
+        """An admitted session that never opened gives its room back."""
+        self.opening -= 1
+        self._forget(client)
+
+    def _forget(self, client: str) -> None:
+        self.clients[client] -= 1
+        if self.clients[client] <= 0:
+            del self.clients[client]
 
     def start(self, query: Mapping[str, str]) -> McpSession:
         """A new session for the task `query` chooses (TaskChoiceError when it cannot be served). Thread-safe:
@@ -189,12 +261,15 @@ class McpSessions:
             return McpSession(task, env, self.runtime_for(env))
 
     def add(self, session_id: str, session: McpSession) -> None:
+        """An admitted session opened under `session_id`."""
+        self.opening -= 1
         self.live[session_id] = session
 
     async def end(self, session_id: str) -> None:
         session = self.live.pop(session_id, None)
         if session is not None:
             self.ended += 1
+            self._forget(session.client)
             await session.close()
 
     async def reap(self) -> int:
@@ -215,8 +290,12 @@ class McpSessions:
             await self.end(session_id)
 
     def state(self) -> dict[str, Any]:
+        """What /health shows: counts only (no client's address)."""
         return {"sessions": len(self.live), "instances": sum(s.instances for s in self.live.values()),
-                "ended": self.ended, "idle_ttl_s": self.idle_ttl}
+                "ended": self.ended, "idle_ttl_s": self.idle_ttl, "max_sessions": self.max_sessions,
+                "max_sessions_per_client": self.max_per_client, "clients": len(self.clients),
+                "busiest_client_sessions": max(self.clients.values(), default=0),
+                "refused": {"server_full": self.refused["server"], "client_full": self.refused["client"]}}
 
 
 class RoutedTool(Tool):

@@ -34,8 +34,9 @@ class Metrics:
         counts[bisect.bisect_left(BUCKETS, seconds)] += 1
         self.sums[operation] += seconds
 
-    def render(self, gauges: dict[str, tuple[str, list[tuple[dict[str, str], float]]]] | None = None) -> str:
-        """The exposition text; `gauges` maps a metric name to (help, [(labels, value)])."""
+    def render(self, gauges: dict[str, tuple] | None = None) -> str:
+        """The exposition text; `gauges` maps a metric name to (help, [(labels, value)]) or (help, samples, type)
+        for another type (a counter kept elsewhere)."""
         p = self.prefix
         out = [f"# HELP {p}_requests_total Tool requests handled, by operation and HTTP status.",
                f"# TYPE {p}_requests_total counter"]
@@ -54,8 +55,8 @@ class Metrics:
             out.append(f"{p}_request_seconds_bucket{_labels(operation=op, le='+Inf')} {running}")
             out.append(f"{p}_request_seconds_sum{_labels(operation=op)} {self.sums[op]:.6f}")
             out.append(f"{p}_request_seconds_count{_labels(operation=op)} {running}")
-        for name, (help_text, samples) in (gauges or {}).items():
-            out += [f"# HELP {p}_{name} {help_text}", f"# TYPE {p}_{name} gauge"]
+        for name, (help_text, samples, *kind) in (gauges or {}).items():
+            out += [f"# HELP {p}_{name} {help_text}", f"# TYPE {p}_{name} {kind[0] if kind else 'gauge'}"]
             for labels, value in samples:
                 out.append(f"{p}_{name}{_labels(**labels)} {value}")
         return "\n".join(out) + "\n"

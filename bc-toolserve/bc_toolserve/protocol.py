@@ -17,6 +17,7 @@ DEFAULT_BODY_TIMEOUT = 30.0  # a client that announces more body than it sends m
 OPERATIONS = ("create", "execute", "calc_reward", "release")
 FORWARDED = "X-Bc-Forwarded"  # set by the master on the calls it routes (its view of who is alive decides)
 _INSTANCE_ID = re.compile(r"[A-Za-z0-9_.:\-]{1,128}")
+TOOL_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")  # always fullmatch: `$` lets a trailing newline in
 
 
 class ApiError(Exception):
@@ -135,6 +136,30 @@ def execute_parameters(body: dict[str, Any]) -> Any:
     if "parameters" in body:
         return {} if body["parameters"] is None else body["parameters"]
     return {k: v for k, v in body.items() if k != "instance_id"}
+
+
+def seed_call(by_class_name: bool, raw: bytes) -> bool:
+    """Did a seed client make this execute call? It addresses tools by class name or sends flat parameters (ours
+    always nest them under `parameters`)."""
+    if by_class_name:
+        return True
+    try:
+        body = orjson.loads(raw) if raw.strip() else {}
+    except orjson.JSONDecodeError:
+        return False
+    return isinstance(body, dict) and "parameters" not in body
+
+
+def seed_execute_reply(response: Response) -> Response:
+    """An execute answer in the seed's shape, `[text, reward, metrics]` (its clients unpack three values; our
+    object would unpack into its keys). An answer already in that shape, or an error, is returned as is."""
+    if response.status_code != 200:
+        return response
+    answer = orjson.loads(response.body)
+    if not isinstance(answer, dict):
+        return response
+    return Response(orjson.dumps([answer.get("text", ""), answer.get("reward", 0.0), answer.get("metrics") or {}]),
+                    status_code=200, media_type="application/json")
 
 
 def create_kwargs(body: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
 import socket
 import sys
 
@@ -129,10 +128,10 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
                 ready_timeout: float = 60.0, test_timeout: float = 10.0, connectivity_only: bool = False,
                 master_args: tuple[str, ...] = (), limits: Limits | None = None) -> int:
     """A master and `n` workers on this machine, supervised: ready checks, crash restarts, clean stop.
-    `master_args`: more flags of `bc-toolserve master` (its MCP endpoint's `--tasks`, `--mcp-idle-ttl`)."""
+    `master_args`: more flags of `bc-toolserve master` (its MCP endpoint's `--tasks`, `--mcp-*` flags)."""
     token = token_from_env()
     check_bind(host, token)
-    check_remote_config_target(output_dir, tools, registry)
+    check_remote_config_target(output_dir, tools, registry, log_dir)
     specs = load_specs(tools, registry)
     port = port or free_port(host, 8000)
     bind(host, port, token).close()  # a busy port fails here, clearly, not as a master that dies at start
@@ -140,7 +139,6 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
     master_url = f"http://{local}:{port}"
     me = [sys.executable, "-m", "bc_toolserve"]
     supervisor = Supervisor(log_dir)
-    signal.signal(signal.SIGTERM, _interrupt)  # a SIGTERM during startup still stops the children
     try:
         if host in ("0.0.0.0", "::", ""):  # workers then advertise this machine's address, not loopback
             master_args += ("--allow-worker-net", socket.gethostbyname(socket.gethostname()))
@@ -180,7 +178,3 @@ def run_unified(tools: str | None = None, registry: str | None = None, n: int = 
             return 0 if all(ok for _, ok, _ in results) else 1
     supervisor.run_until_signal()
     return 0
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt

@@ -8,7 +8,7 @@ import sys
 
 import uvicorn
 
-from .auth import BearerAuth, check_bind
+from .auth import BearerAuth, RebindingGuard, check_bind
 from .guard import Limits, guarded_protocol
 from .protocol import OPERATIONS
 
@@ -88,4 +88,9 @@ def make_app(routes: list, lifespan, token: str | None, metrics, tool_calls=None
     app.router.redirect_slashes = False  # a 307 to a URL built from the Host header helps nobody
     if tool_calls is not None:
         app = ToolCalls(app, tool_calls)
-    return BearerAuth(app, token, on_deny=lambda status, kind: metrics.observe("auth", status, 0.0, kind))
+    def on_deny(status: int, kind: str) -> None:
+        metrics.observe("auth", status, 0.0, kind)
+
+    if not token:  # loopback only, but a rebinding web page must not reach any route
+        return BearerAuth(RebindingGuard(app, on_deny), token, on_deny=on_deny)
+    return BearerAuth(app, token, on_deny=on_deny)

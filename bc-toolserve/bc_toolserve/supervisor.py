@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import signal
 import subprocess
 import sys
 import time
@@ -106,18 +105,13 @@ class Supervisor:
         raise TimeoutError(f"{', '.join(c.name for c in children)} not ready after {timeout:g}s")
 
     def run_until_signal(self) -> None:
-        """Supervise until SIGINT or SIGTERM, then stop every child."""
-        def on_signal(signum, frame):
-            self.stopping = True
-
-        previous = {s: signal.signal(s, on_signal) for s in (signal.SIGINT, signal.SIGTERM)}
+        """Supervise until SIGINT or SIGTERM (a KeyboardInterrupt: bc_common.cli's exit path), then stop every
+        child."""
         try:
             while not self.stopping:
                 self.poll()
                 time.sleep(0.1)
         finally:
-            for s, handler in previous.items():
-                signal.signal(s, handler)
             self.stop()
 
     def stop(self, grace: float = 10.0) -> None:

@@ -155,7 +155,7 @@ class Worker:
     async def call(self, tool: str, op: str, scope, receive) -> Response:
         """One tool call, `POST /{tool}/{op}` (also the `ToolCalls` fast path)."""
         started = time.perf_counter()
-        tool = self.aliases.get(tool, tool)
+        asked, tool = tool, self.aliases.get(tool, tool)
         try:
             if op not in OPERATIONS:
                 raise ApiError(404, "not_found", f"no route {scope['path']}")
@@ -167,6 +167,8 @@ class Worker:
             body = parse_object(await receive_body(scope, receive, self.settings.max_body, self.settings.body_timeout))
             self.calls += 1
             result = await getattr(self, f"_{op}")(tool, body)
+            if op == "execute" and (asked != tool or "parameters" not in body):  # a seed client: its 3-list
+                result = [result["text"], result["reward"], result["metrics"]]
             response, error_type = json_response(result), None
         except ApiError as exc:
             response, error_type = api_error_response(exc), exc.type

@@ -8,7 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import InputError
-from bc_common.jsonl import Record, read_records
+from bc_common.jsonl import Record
+from bc_common.locks import OutputLock
+from bc_common.paths import stdin_or
+from bc_common.readers import read_records
 
 from .parquet_rows import row_kind
 from .rl import emit_rl
@@ -29,8 +32,15 @@ def emit_run(files: list[str], out_dir: Path, opts: TrainOptions, mode: str | No
              force: bool = False) -> dict[str, Any]:
     """Write an RL run (task rows) or an SFT run (trajectory / SFT rows); returns the manifest. `out_dir` must be
     missing or empty, or with `force` a previous run (cleared once the input is read and checked)."""
-    inputs = [*(files or ["-"]), *(str(p) for p in (val_file, tool_config, registry) if p)]
-    check_run_dir_free(out_dir, force=force, inputs=inputs)
+    with OutputLock(out_dir, prog="bc-train"):  # one writer per run directory
+        return _emit_run(files, out_dir, opts, mode, val_file, tool_config, registry, force)
+
+
+def _emit_run(files: list[str], out_dir: Path, opts: TrainOptions, mode: str | None, val_file: str | None,
+              tool_config: Path | None, registry: Path | None, force: bool) -> dict[str, Any]:
+    reads = [*(("FILES", path) for path in stdin_or(files)), ("--val", val_file), ("--tool-config", tool_config),
+             ("--registry", registry)]
+    check_run_dir_free(out_dir, force=force, reads=reads)
     records = list(read_records(files))
     val_records = list(read_records([val_file])) if val_file else None
     if not records:

@@ -16,7 +16,10 @@ The rule (the same for every sample, and every sample returns the same keys):
 loop (`bc_train.agent_loop.BcAgentLoop`) records them as `extra_info["bc_final_text"]` and
 `extra_info["bc_assistant_texts"]` (`graded_final_turn` is 1.0 when those records were graded); rows rolled out
 by another loop are graded on `solution_str` with tool responses, tool calls and user turns cut away.
-With the default weights (0) the reward is exactly the verifier's score, the usual choice for GRPO.
+With the default weights (0) the reward is exactly the verifier's score, the usual choice for GRPO. The seed's
+`verify_score` keys in `reward_kwargs` (`format_penalty`, `short_penalty`, `short_threshold`, `think_threshold`,
+`ans_threshold`) and a verifier's own keys are applied by the same code as bc-eval's `--verify-correction-kwargs`
+(`bc_common.verify_kwargs`), so a rollout scores the same in both.
 """
 from __future__ import annotations
 
@@ -33,6 +36,8 @@ from bc_common.registry import get_bootcamp, load_class
 from .parquet_rows import loads_json_field
 
 REWARD_KEYS = ("score", "acc", "turn_score_mean", "tool_reward_sum", "num_turns", "graded_final_turn")
+# what verl's reward loop adds to every call when a reward model serves (not the verifier's business)
+_VERL_KWARGS = ("reward_router_address", "reward_model_tokenizer")
 
 _TOOL_RESPONSE = re.compile(r"<tool_response>.*?</tool_response>", re.DOTALL)
 _TOOL_CALL = re.compile(r"<tool_call>.*?</tool_call>", re.DOTALL)
@@ -99,8 +104,14 @@ def _floats(value: Any) -> list[float]:
 
 def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: dict[str, Any] | None = None,
                   *, turn_weight: float = 0.0, tool_weight: float = 0.0, format_score: float = 0.0,
-                  reward_classes: Any = None, **_: Any) -> dict[str, float]:
-    """Score one rollout for verl. Returns a dict with the keys in `REWARD_KEYS` (always all of them)."""
+                  reward_classes: Any = None, **verify_kwargs: Any) -> dict[str, float]:
+    """Score one rollout for verl. Returns a dict with the keys in `REWARD_KEYS` (always all of them).
+
+    Every other reward kwarg goes to the verifier's `verify_score`, as bc-eval's `--verify-correction-kwargs` do:
+    the seed's keys (`format_penalty`, `short_penalty`, `short_threshold`, ...) mean the same in both, and a key
+    the verifier does not accept is a ConfigError, never silently dropped."""
+    for key in _VERL_KWARGS:
+        verify_kwargs.pop(key, None)
     extra = dict(extra_info or {})
     identity = loads_json_field(ground_truth)
     verifier = _reward_class(data_source, (reward_classes or {}).get(data_source))
@@ -115,7 +126,7 @@ def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_
         final = extra.get("bc_final_text")
         graded_final = isinstance(final, str)
         graded = final if graded_final else last_assistant_turn(solution_str)
-    acc = float(verifier.verify_score(graded, identity, format_score=format_score))
+    acc = float(verifier.verify_score(graded, identity, format_score=format_score, **verify_kwargs))
     turn_scores = _floats(extra.get("turn_scores"))
     tool_rewards = _floats(extra.get("tool_rewards"))
     tool_sum = sum(tool_rewards) + sum(_floats(extra.get("bc_tool_final_reward")))

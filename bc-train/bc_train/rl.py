@@ -15,13 +15,13 @@ from bc_common.environment import identity_of
 from bc_common.errors import ConfigError, InputError
 from bc_common.identity import validate_identity, validate_task_identity
 from bc_common.images import dataset_folder
-from bc_common.jsonl import Record, atomic_write_bytes
+from bc_common.jsonl import Record, atomic_write_bytes, current_umask
 from bc_common.records import check_task, task_id
 from bc_common.tool_config import ToolSpec, load_tool_config
 
 from . import verl_config as vc
 from .parquet_rows import check_fixed_shapes, rl_row, with_images_column, write_rows
-from .run_dir import clear_run_dir
+from .run_dir import clear_previous_run
 from .sources import Source, resolve_sources
 
 VAL_SPLITS = ("test", "val", "validation", "valid")
@@ -101,7 +101,7 @@ def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_rec
     check_fixed_shapes(train + val, "RL")
 
     if force:
-        clear_run_dir(out_dir)
+        clear_previous_run(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_rows(train, out_dir / "train.parquet")
     write_rows(val, out_dir / "val.parquet")
@@ -115,21 +115,22 @@ def emit_rl(records: list[Record], out_dir: Path, opts: vc.TrainOptions, val_rec
                   "# verl agent loops (bc-train). interaction_config_paths: {data_source: yaml} overrides the\n"
                   "# bootcamp's own interaction config.")
     reward_classes = {ds: src.reward_class for ds, src in registered.items()}
-    vc.write_yaml(out_dir / "config.yaml", vc.rl_config(opts, out_dir, reward_classes),
-                  "# verl 0.9.1 GRPO config written by bc-train. Check: bc-train --check <this dir>")
-    return _finish(out_dir, "rl", opts, {"train": len(train), "val": len(val)}, sources)
+    config = vc.rl_config(opts, reward_classes)
+    vc.write_yaml(out_dir / "config.yaml", config, vc.CONFIG_HEADER.format(what="GRPO"))
+    return _finish(out_dir, "rl", opts, {"train": len(train), "val": len(val)}, sources, config,
+                   ["train.parquet", "val.parquet", "tool_config.yaml", "agent_loops.yaml", "config.yaml"])
 
 
-def _finish(out_dir: Path, mode: str, opts: vc.TrainOptions, counts: dict[str, int],
-            sources: list[str]) -> dict[str, Any]:
+def _finish(out_dir: Path, mode: str, opts: vc.TrainOptions, counts: dict[str, int], sources: list[str],
+            config: dict[str, Any], written: list[str]) -> dict[str, Any]:
     script = out_dir / "run.sh"
-    script.write_text(vc.run_sh(mode, opts), encoding="utf-8")
-    os.chmod(script, 0o755)
+    script.write_text(vc.run_sh(mode, opts, config), encoding="utf-8")
+    os.chmod(script, 0o777 & ~current_umask())  # executable, as far as the umask lets it be read
     bootcamps = [s.split("/", 1)[-1] for s in sources]
     (out_dir / "README.md").write_text(vc.readme(mode, opts, counts, bootcamps), encoding="utf-8")
+    # `files`: what this run wrote, and all that a later --force may replace (never checkpoints or logs)
     manifest = {"mode": mode, "counts": counts, "data_sources": sources, "overrides": list(opts.overrides),
                 "model": opts.model, "rollout": opts.rollout, "gpus_per_node": opts.gpus_per_node,
-                "nodes": opts.nodes, "verl": "0.9.1"}
+                "nodes": opts.nodes, "verl": "0.9.1", "files": [*written, "run.sh", "README.md", vc.MANIFEST]}
     atomic_write_bytes(out_dir / vc.MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-    os.chmod(out_dir / vc.MANIFEST, 0o644)
     return manifest

@@ -14,7 +14,7 @@ from bc_common.jsonl import Record
 from . import verl_config as vc
 from .parquet_rows import check_fixed_shapes, sft_row, with_images_column, write_rows
 from .rl import _finish, split_holdout
-from .run_dir import clear_run_dir
+from .run_dir import clear_previous_run
 
 
 def _rows(records: list[Record]) -> list[dict[str, Any]]:
@@ -43,14 +43,13 @@ def emit_sft(records: list[Record], out_dir: Path, opts: vc.TrainOptions,
     with_images_column(train + val)
     check_fixed_shapes(train + val, "SFT")
     if force:
-        clear_run_dir(out_dir)
+        clear_previous_run(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     write_rows(train, out_dir / "train.parquet")
     if val:
         write_rows(val, out_dir / "val.parquet")
-    elif (out_dir / "val.parquet").exists():
-        (out_dir / "val.parquet").unlink()
-    vc.write_yaml(out_dir / "config.yaml", vc.sft_config(opts, out_dir, has_val=bool(val)),
-                  "# verl 0.9.1 SFT config written by bc-train. Check: bc-train --check <this dir>")
+    config = vc.sft_config(opts, has_val=bool(val))
+    vc.write_yaml(out_dir / "config.yaml", config, vc.CONFIG_HEADER.format(what="SFT"))
     sources = sorted({r["data_source"] for r in train + val if r["data_source"]})
-    return _finish(out_dir, "sft", opts, {"train": len(train), "val": len(val)}, sources)
+    return _finish(out_dir, "sft", opts, {"train": len(train), "val": len(val)}, sources, config,
+                   ["train.parquet", *(["val.parquet"] if val else []), "config.yaml"])

@@ -18,6 +18,13 @@ TOOL_CLASS = "bc_train.verl_tool.BcVerlTool"
 SFT_DATASET = ("pkg://bc_train.sft_dataset", "BcMultiTurnSFTDataset")
 REWARD_FN = ("pkg://bc_train.reward", "compute_score")
 MANIFEST = "bc_train.json"
+# every file a run may hold that bc-train writes: a manifest without a `files` list (bc-train before it listed
+# them) owns these, and a new run never writes over one of them that the manifest does not list
+RUN_FILES = ("train.parquet", "val.parquet", "tool_config.yaml", "agent_loops.yaml", "config.yaml", "run.sh",
+             "README.md", MANIFEST)
+CONFIG_HEADER = ("# verl 0.9.1 {what} config written by bc-train. Check: bc-train --check <this dir>\n"
+                 "# Paths are relative to this folder: run.sh (and --check) pass them as absolute Hydra overrides,\n"
+                 "# so the folder may be moved or copied to another machine.")
 
 
 @dataclass
@@ -44,8 +51,27 @@ class TrainOptions:
         return self.batch_size or (64 if sft else 32) * self.gpus
 
 
-def _abs(path: Path) -> str:
-    return str(path.resolve())
+# Every path config.yaml names is relative to the run directory, so the directory can be copied or moved (a
+# laptop to a GPU node); run.sh and `bc-train --check` anchor them at the directory with Hydra overrides.
+RUN_DIR_PATHS = {
+    "rl": ("data.train_files", "data.val_files", "actor_rollout_ref.rollout.multi_turn.tool_config_path",
+           "actor_rollout_ref.rollout.agent.agent_loop_config_path", "trainer.default_local_dir"),
+    "sft": ("data.train_files", "data.val_files", "trainer.default_local_dir"),
+}
+RUN_DIR_VAR = "${RUN_DIR}"  # run.sh's own folder, computed when it starts
+
+
+def anchor_overrides(config: dict[str, Any], mode: str, run_dir: str) -> list[str]:
+    """Hydra overrides that make config.yaml's relative paths absolute under `run_dir` (run.sh passes
+    RUN_DIR_VAR, --check the folder it checks): `data.train_files='/runs/a/train.parquet'`."""
+    out = []
+    for key in RUN_DIR_PATHS[mode]:
+        node: Any = config
+        for part in key.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, str) and node and not node.startswith("/"):
+            out.append(f"{key}='{run_dir}/{node}'")  # quoted for Hydra: a comma or space in a path is no list
+    return out
 
 
 def verl_tool_schema(schema: dict[str, Any]) -> dict[str, Any]:
@@ -82,7 +108,7 @@ def agent_loops_doc(interaction_paths: dict[str, str] | None = None) -> list[dic
              "interaction_config_paths": dict(interaction_paths or {})}]
 
 
-def rl_config(opts: TrainOptions, run_dir: Path, reward_classes: dict[str, str] | None = None) -> dict[str, Any]:
+def rl_config(opts: TrainOptions, reward_classes: dict[str, str] | None = None) -> dict[str, Any]:
     """The Hydra primary config for `verl.trainer.main_ppo`: GRPO, multi-turn tools, our loop and reward.
     `reward_classes` ({data_source: dotted verifier class}) names the verifiers of bootcamps that are not
     installed (seed registry lines)."""
@@ -92,8 +118,8 @@ def rl_config(opts: TrainOptions, run_dir: Path, reward_classes: dict[str, str] 
         "defaults": ["ppo_trainer", "_self_"],
         "algorithm": {"adv_estimator": "grpo", "use_kl_in_reward": False},
         "data": {
-            "train_files": _abs(run_dir / "train.parquet"),
-            "val_files": _abs(run_dir / "val.parquet"),
+            "train_files": "train.parquet",
+            "val_files": "val.parquet",
             "prompt_key": "prompt",
             "max_prompt_length": opts.max_prompt_length,
             "max_response_length": opts.max_response_length,
@@ -128,11 +154,11 @@ def rl_config(opts: TrainOptions, run_dir: Path, reward_classes: dict[str, str] 
                     "enable": True,
                     "max_assistant_turns": opts.max_assistant_turns,
                     "max_user_turns": opts.max_assistant_turns,
-                    "tool_config_path": _abs(run_dir / "tool_config.yaml"),
+                    "tool_config_path": "tool_config.yaml",
                     "format": "hermes",
                 },
                 "agent": {"default_agent_loop": "bc_agent",
-                          "agent_loop_config_path": _abs(run_dir / "agent_loops.yaml")},
+                          "agent_loop_config_path": "agent_loops.yaml"},
             },
             "ref": {"log_prob_micro_batch_size_per_gpu": 16, "fsdp_config": {"param_offload": True}},
         },
@@ -155,19 +181,19 @@ def rl_config(opts: TrainOptions, run_dir: Path, reward_classes: dict[str, str] 
             "test_freq": 10,
             "total_epochs": 15,
             "val_before_train": True,
-            "default_local_dir": _abs(run_dir / "checkpoints"),
+            "default_local_dir": "checkpoints",
         },
     }
 
 
-def sft_config(opts: TrainOptions, run_dir: Path, has_val: bool) -> dict[str, Any]:
+def sft_config(opts: TrainOptions, has_val: bool) -> dict[str, Any]:
     """The Hydra primary config for `verl.trainer.sft_trainer` (multi-turn messages with tools)."""
     return {
         "hydra": {"searchpath": ["pkg://verl.trainer.config"]},
         "defaults": ["sft_trainer_engine", "_self_"],
         "data": {
-            "train_files": _abs(run_dir / "train.parquet"),
-            "val_files": _abs(run_dir / "val.parquet") if has_val else None,
+            "train_files": "train.parquet",
+            "val_files": "val.parquet" if has_val else None,
             "messages_key": "messages",
             "tools_key": "tools",
             "train_batch_size": opts.train_batch_size(sft=True),
@@ -188,7 +214,7 @@ def sft_config(opts: TrainOptions, run_dir: Path, has_val: bool) -> dict[str, An
             "total_epochs": 3,
             "save_freq": -1,
             "test_freq": -1 if not has_val else 50,
-            "default_local_dir": _abs(run_dir / "checkpoints"),
+            "default_local_dir": "checkpoints",
         },
     }
 
@@ -206,11 +232,14 @@ def launch_command(mode: str, opts: TrainOptions) -> list[str]:
     return ["python3", "-m", module, CONFIG_PATH_ARG, "--config-name=config", *opts.overrides]
 
 
-def run_sh(mode: str, opts: TrainOptions) -> str:
-    """The launch script: `ray start` on the head (and the steps for workers) when nodes > 1."""
+def run_sh(mode: str, opts: TrainOptions, config: dict[str, Any] | None = None) -> str:
+    """The launch script: `ray start` on the head (and the steps for workers) when nodes > 1. The relative
+    paths of `config` (config.yaml) are anchored at the script's folder, wherever it has been moved."""
     cmd = launch_command(mode, opts)
     # quoted by position, never by content: an override may not smuggle shell code in (`--set '$(...)'`)
     parts = [c if i == 3 and c == CONFIG_PATH_ARG else shlex.quote(c) for i, c in enumerate(cmd)]
+    anchors = [f'"{a}"' for a in anchor_overrides(config or {}, mode, RUN_DIR_VAR)]  # the shell expands RUN_DIR
+    parts = [*parts[:5], *anchors, *parts[5:]]  # before the user's overrides, which win
     lines = ["#!/usr/bin/env bash",
              f"# {'GRPO' if mode == 'rl' else 'SFT'} with verl 0.9.1, written by bc-train. "
              "Extra Hydra overrides may follow: ./run.sh trainer.total_epochs=3",
@@ -219,7 +248,7 @@ def run_sh(mode: str, opts: TrainOptions) -> str:
     if opts.nodes > 1:
         if mode == "rl":
             lines += [
-                f"# {opts.nodes} nodes x {opts.gpus_per_node} GPUs. Paths in config.yaml must be visible on every"
+                f"# {opts.nodes} nodes x {opts.gpus_per_node} GPUs. This folder must be at the same path on every"
                 " node (shared filesystem),",
                 "# and bc-train's package (bootcamp-harness[verl]) installed on every node.",
                 "# On the head node (this script):   ray start --head --port=6379",

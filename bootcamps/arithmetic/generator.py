@@ -20,8 +20,8 @@ PROMPT_TEMPLATES = (
     "```json\n{{\"result\": <number>}}\n```\n(relative tolerance {tolerance}).{tool_hint}",
 )
 
-TOOL_HINT = ("\n\nA `calculate` tool evaluates arithmetic exactly: use it for large numbers instead of guessing, "
-             "and avoid pointless calls.")
+TOOL_HINT = ("\n\nA `calculate` tool evaluates arithmetic exactly, at most two operations per call: split the "
+             "expression into steps (mind the order of operations) instead of guessing, and avoid pointless calls.")
 
 
 @dataclass

@@ -7,19 +7,25 @@ from bc_common.bootcamp import Tool
 from bc_common.errors import ToolError, UnsafeExpressionError
 from bc_common.safe_eval import format_number, safe_eval
 
+from .steps import count_operations
+
 
 class CalculatorTool(Tool):
-    """Evaluates `expression` exactly. Step reward is 0: calling a tool earns nothing by itself."""
+    """Evaluates `expression` exactly, at most `max_operations` binary operations a call (so a longer expression
+    takes the model several calls and its own plan). Step reward is 0: calling a tool earns nothing by itself."""
+
+    default_config = {"max_operations": 2}
 
     tool_schema = {
         "type": "function",
         "function": {
             "name": "calculate",
-            "description": "Evaluate an arithmetic expression exactly. Supports + - * / × ÷ ** and parentheses.",
+            "description": "Evaluate a short arithmetic expression exactly: at most two operations per call "
+                           "(+ - * / × ÷ **, parentheses and signs allowed); split longer expressions.",
             "parameters": {
                 "type": "object",
                 "properties": {"expression": {"type": "string",
-                                              "description": "The expression, e.g. (12 + 7) × 3 ÷ 4"}},
+                                              "description": "At most two operations, e.g. (12 + 7) × 3"}},
                 "required": ["expression"],
             },
         },
@@ -34,4 +40,8 @@ class CalculatorTool(Tool):
             raise ToolError("division_by_zero", "division by zero in the expression") from None
         except UnsafeExpressionError as exc:
             raise ToolError("invalid_expression", str(exc)) from None
+        cap = int(self.config["max_operations"])
+        if count_operations(parameters["expression"]) > cap:  # parsed already: safe_eval accepted it
+            raise ToolError("too_many_operations", f"the calculator does at most {cap} operations per call; "
+                                                   "split the expression into steps")
         return format_number(value, 17), 0.0, {"calls": state["calls"]}

@@ -1,12 +1,13 @@
 """Bootcamp `battery_design`: design a lithium-ion cell that meets a specific-energy target under a temperature
 cap, with a free closed-form estimate and a budget of PyBaMM simulations (SPMe + lumped thermal, Chen2020)."""
-from bc_common.bootcamp import Bootcamp, Group, missing_extra
+from bc_common.bootcamp import Baseline, Bootcamp, Group, missing_extra
 
 DESCRIPTION = ("Design a lithium-ion cell (electrode thicknesses, porosity, particle size, cooling) that reaches a "
                "specific-energy target under a temperature cap, checked with PyBaMM (SPMe + lumped thermal).")
 
 bootcamp = missing_extra("battery", ["pybamm"], description=DESCRIPTION)
 if bootcamp is None:
+    from .baselines import EstimateOnlyPolicy, MiddlePolicy, OneSimulationPolicy
     from .generator import BatteryDesignInstructionGenerator
     from .policy import BatteryDesignPolicy
     from .reward import BatteryDesignRewardCalculator
@@ -18,6 +19,11 @@ if bootcamp is None:
         reward=BatteryDesignRewardCalculator,
         policy=BatteryDesignPolicy,
         tools=[EstimateTool, SimulateTool],
+        baselines=[Baseline("estimate_only", EstimateOnlyPolicy, "answers the closed-form estimate's favourite "
+                            "design without simulating"),
+                   Baseline("one_simulation", OneSimulationPolicy, "simulates the estimate's favourite once and "
+                            "answers it whatever it reports"),
+                   Baseline("middle", MiddlePolicy, "the middle of every range it may choose, no tools")],
         groups=[
             Group("easy", {}, ratio=0.4),
             Group("medium", {"design_negative": True, "design_particle": True}, ratio=0.3),

@@ -1,6 +1,7 @@
 """Bootcamp `binairo`: complete a 0/1 grid under the takuzu rules; a `check_grid` tool lists broken rules."""
 from bc_common.bootcamp import Bootcamp, Group
 
+from .baselines import BASELINES
 from .generator import BinairoInstructionGenerator
 from .policy import BinairoPolicy
 from .reward import BinairoRewardCalculator
@@ -17,4 +18,5 @@ bootcamp = Bootcamp(
         Group("medium", {"size": 8}, ratio=0.4),
         Group("hard", {"size": 10}, ratio=0.3),
     ],
+    baselines=BASELINES,
 )

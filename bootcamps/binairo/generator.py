@@ -1,13 +1,16 @@
 """Binairo puzzles with exactly one solution: a random full grid, then cells removed while the solver still
-finds a single completion (a minimal puzzle), then `extra_givens` of the removed cells put back (easier)."""
+finds a single completion (a minimal puzzle), then `extra_givens` of the removed cells put back (easier). A puzzle
+that greedy filling in order solves (`bc_common.grids.greedy_solves`) is drawn again."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
 from bc_common.bootcamp import InstructionGenerator
+from bc_common.errors import ConfigError
+from bc_common.grids import greedy_solves
 
-from .rules import EMPTY
+from .rules import EMPTY, violations
 from .solver import count_solutions, solutions
 
 PROMPT = (
@@ -20,6 +23,7 @@ PROMPT = (
     "{tool_hint}End your reply with the completed grid inside answer tags, one row per line, for example:\n"
     "<answer>\n{example}\n</answer>"
 )
+MAX_DRAWS = 200  # draws before giving up; the easy group needs about 1.2 (greedy solves 12% of its puzzles)
 TOOL_HINT = "A `check_grid` tool lists the rules a (partial) grid breaks, if you want to check your work.\n\n"
 
 
@@ -58,6 +62,14 @@ class BinairoInstructionGenerator(InstructionGenerator):
     name = "binairo"
 
     def case_generator(self) -> dict[str, Any]:
+        for _ in range(MAX_DRAWS):
+            givens = self._draw()
+            if not greedy_solves(givens, "01", violations):
+                return {"size": self.size, "givens": givens}
+        raise ConfigError(f"every puzzle in {MAX_DRAWS} draws is solved by filling cells in order: lower "
+                          "extra_givens")
+
+    def _draw(self) -> list[str]:
         n = self.size
         solution = solutions([EMPTY * n] * n, 1, order=lambda c: self.rng.sample(c, len(c)))[0]
         cells = [(i, j) for i in range(n) for j in range(n)]
@@ -66,7 +78,7 @@ class BinairoInstructionGenerator(InstructionGenerator):
         empty = [(i, j) for i, j in cells if puzzle[i][j] == EMPTY]
         for i, j in empty[: round(len(empty) * self.extra_givens)]:
             puzzle[i][j] = solution[i][j]
-        return {"size": n, "givens": ["".join(r) for r in puzzle]}
+        return ["".join(r) for r in puzzle]
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         n = identity["size"]

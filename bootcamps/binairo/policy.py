@@ -1,9 +1,7 @@
 """The reference policy: solves the puzzle, checks the grid with `check_grid` when offered, answers."""
 from __future__ import annotations
 
-from typing import Any
-
-from bc_common.bootcamp import ReferencePolicy, tool_call
+from bc_common.grids import GridPolicy
 
 from .solver import solutions
 
@@ -16,18 +14,12 @@ def flip_one(rows: list[str], givens: list[str]) -> list[str]:
     return rows[:i] + [row[:j] + ("1" if row[j] == "0" else "0") + row[j + 1:]] + rows[i + 1:]
 
 
-class BinairoPolicy(ReferencePolicy):
-    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
-        givens = self.identity["givens"]
-        found = solutions(givens, 1)
-        if not found:  # generation proves a unique solution; a hand-made identity may have none
-            return {"role": "assistant", "content": "This puzzle has no solution."}
-        rows = found[0]
-        checked = next((m.get("content") for m in reversed(messages) if m.get("role") == "tool"), None)
-        if "check_grid" in self.tools and checked is None:
-            return {"role": "assistant", "content": "Let me check my grid.",
-                    "tool_calls": [tool_call("call_0", "check_grid", {"rows": rows})]}
-        if wrong:
-            rows = flip_one(rows, givens)
-        grid = "\n".join(rows)
-        return {"role": "assistant", "content": f"<answer>\n{grid}\n</answer>"}
+class BinairoPolicy(GridPolicy):
+    check_tool = "check_grid"
+
+    def solve(self) -> list[str] | None:
+        found = solutions(self.identity["givens"], 1)
+        return found[0] if found else None
+
+    def corrupt(self, rows: list[str]) -> list[str]:
+        return flip_one(rows, self.identity["givens"])

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bc_common.answer_blocks import grid_lines, last_tagged
-from bc_common.bootcamp import RewardCalculator
+from bc_common.grids import GridRewardCalculator
 
 from .rules import violations
 
-MAX_ANSWER = 8192  # a 14x14 grid with spaces is under 500 characters
 
-
-class BinairoRewardCalculator(RewardCalculator):
+class BinairoRewardCalculator(GridRewardCalculator):
     """1.0 for a complete grid that breaks no rule and keeps every given, else 0 (only the last answer counts)."""
 
+    violations = staticmethod(violations)
+    max_answer = 8192  # a 14x14 grid with spaces is under 500 characters
     identity_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "required": ["size", "givens"],
@@ -26,16 +25,6 @@ class BinairoRewardCalculator(RewardCalculator):
         },
     }
 
-    @staticmethod
-    def extract_output(output_str: str) -> list[str] | None:
-        body = last_tagged(output_str, max_length=MAX_ANSWER)
-        if body is None:
-            return None
-        return grid_lines(body) or None
-
     @classmethod
     def _verify_correction(cls, extracted: list[str], identity: dict[str, Any], **kwargs: Any) -> bool:
-        givens = identity["givens"]
-        if len(givens) != identity["size"]:
-            return False
-        return not violations(extracted, givens)
+        return len(identity["givens"]) == identity["size"] and super()._verify_correction(extracted, identity)

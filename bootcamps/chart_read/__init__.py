@@ -1,6 +1,7 @@
 """Bootcamp `chart_read`: read exact answers off rendered bar, line and scatter charts (a visual task)."""
-from bc_common.bootcamp import Bootcamp, Group
+from bc_common.bootcamp import Baseline, Bootcamp, Group
 
+from .baselines import LegendFirst, TextOnly
 from .generator import ChartReadInstructionGenerator
 from .policy import ChartReadPolicy
 from .reward import ChartReadRewardCalculator
@@ -10,6 +11,10 @@ bootcamp = Bootcamp(
     generator=ChartReadInstructionGenerator,
     reward=ChartReadRewardCalculator,
     policy=ChartReadPolicy,
+    baselines=[Baseline("text_only", TextOnly, "never looks at the picture: 0, or a name the question states",
+                        blind=True),
+               Baseline("legend_first", LegendFirst, "reads only the legend: the first series, rising; 0 for a "
+                                                     "difference")],
     groups=[
         Group("easy", {"kinds": "bar", "min_series": 2, "max_series": 2, "points": 4, "gap": 10}, ratio=0.3),
         Group("medium", {"kinds": "bar,line", "min_series": 2, "max_series": 3, "points": 6, "gap": 6}, ratio=0.4),

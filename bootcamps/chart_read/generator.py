@@ -53,7 +53,8 @@ class ChartConfig:
 
 class ChartReadInstructionGenerator(InstructionGenerator):
     """Identity: {kind, x, series: [{name, values}], question: {type, ...}, answer}; `answer` is the canonical
-    answer text (a series name, an integer, or `NAME increasing|decreasing`)."""
+    answer text (`NAME VALUE`, an integer, or `NAME increasing|decreasing CHANGE`). Every answer holds a number
+    read off the chart, so knowing the legend alone is not enough."""
 
     Config = ChartConfig
 
@@ -79,7 +80,7 @@ class ChartReadInstructionGenerator(InstructionGenerator):
                         values[s][at] = rng.randint(LOW, HIGH - self.gap - 10)
                 top = max(v[at] for s, v in enumerate(values) if s != winner)
             values[winner][at] = max(values[winner][at], top + self.gap)
-            question, answer = {"type": "largest", "x": x[at]}, names[winner]
+            question, answer = {"type": "largest", "x": x[at]}, f"{names[winner]} {values[winner][at]}"
         elif qtype == "difference":
             a, b = rng.randrange(k), rng.randrange(k)
             i, j = rng.randrange(len(x)), rng.randrange(len(x))
@@ -95,7 +96,8 @@ class ChartReadInstructionGenerator(InstructionGenerator):
             for s in range(k):
                 if s != target:
                     values[s] = _unsteady(values[s], rng)
-            question, answer = {"type": "trend", "from": x[0], "to": x[-1]}, f"{names[target]} {direction}"
+            change = abs(steady[-1] - steady[0])
+            question, answer = {"type": "trend", "from": x[0], "to": x[-1]}, f"{names[target]} {direction} {change}"
         return {"kind": kind, "x": x, "series": [{"name": n, "values": v} for n, v in zip(names, values, strict=True)],
                 "question": question, "answer": answer}
 
@@ -108,14 +110,15 @@ class ChartReadInstructionGenerator(InstructionGenerator):
 
 def question_text(q: dict[str, Any]) -> str:
     if q["type"] == "largest":
-        return (f"At {q['x']}, which series has the largest value? Answer with the series name as "
-                "<answer>NAME</answer>.")
+        return (f"At {q['x']}, which series has the largest value, and what is that value? Answer as "
+                "<answer>NAME VALUE</answer>, e.g. <answer>Oak 42</answer>.")
     if q["type"] == "difference":
         return (f"What is the value of {q['a']} at {q['x_a']} minus the value of {q['b']} at {q['x_b']}? "
                 "Answer with an integer as <answer>N</answer>.")
     return (f"Exactly one series rises at every step, or falls at every step, from {q['from']} to {q['to']}. "
-            "Which series, and which direction? Answer as <answer>NAME increasing</answer> or "
-            "<answer>NAME decreasing</answer>.")
+            "Which series, which direction, and by how much does it change from first to last in all? Answer as "
+            "<answer>NAME increasing CHANGE</answer> or <answer>NAME decreasing CHANGE</answer>, e.g. "
+            "<answer>Oak increasing 37</answer>.")
 
 
 def steady(values: list[int]) -> str | None:

@@ -18,8 +18,9 @@ class ChartReadPolicy(ReferencePolicy):
         kind = self.identity["question"]["type"]
         if kind == "difference":
             return str(int(answer) + 1)
+        words = answer.split()
         if kind == "trend":
-            name, direction = answer.rsplit(" ", 1)
-            return f"{name} {'decreasing' if direction == 'increasing' else 'increasing'}"
-        names = [s["name"] for s in self.identity["series"] if s["name"] != answer]
-        return names[0]
+            words[1] = "decreasing" if words[1] == "increasing" else "increasing"
+            return " ".join(words)
+        others = [s["name"] for s in self.identity["series"] if s["name"] != words[0]]
+        return " ".join([others[0], *words[1:]])

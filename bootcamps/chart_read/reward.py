@@ -14,8 +14,9 @@ def normalise(text: str) -> str:
 
 
 class ChartReadRewardCalculator(RewardCalculator):
-    """1.0 for the right series name, integer or `NAME direction`, else 0. Integers are read with
-    `parse_number` (`-7`, `−7` and `-7.0` are the same number); names are compared without case."""
+    """1.0 for the right integer, `NAME VALUE` or `NAME direction CHANGE`, else 0. Numbers are read with
+    `parse_number` (`-7`, `−7` and `-7.0` are the same number); names are compared without case. Rows written
+    before answers held a number (`NAME`, `NAME direction`) are graded by their own answer."""
 
     identity_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
@@ -41,4 +42,10 @@ class ChartReadRewardCalculator(RewardCalculator):
         if identity["question"]["type"] == "difference":
             value = parse_number(extracted.strip())
             return value is not None and value == int(identity["answer"])
-        return normalise(extracted) == normalise(identity["answer"])
+        expected, got = normalise(identity["answer"]).split(), normalise(extracted).split()
+        if len(got) != len(expected) or got[:-1] != expected[:-1]:
+            return False
+        if expected[-1].lstrip("-").isdigit():  # the value read off the chart
+            value = parse_number(got[-1])
+            return value is not None and value == int(expected[-1])
+        return got[-1] == expected[-1]

@@ -1,6 +1,7 @@
 """Bootcamp `container_water`: the container with most water, read from a bar chart (a visual task)."""
-from bc_common.bootcamp import Bootcamp, Group
+from bc_common.bootcamp import Baseline, Bootcamp, Group
 
+from .baselines import BlindMeasure, TextGuess
 from .generator import ContainerWaterInstructionGenerator
 from .policy import ContainerWaterPolicy
 from .reward import ContainerWaterRewardCalculator
@@ -12,9 +13,17 @@ bootcamp = Bootcamp(
     reward=ContainerWaterRewardCalculator,
     policy=ContainerWaterPolicy,
     tools=[MeasureBarTool],
+    baselines=[Baseline("text_guess", TextGuess, "no picture, no tool: a typical area for the stated bar count",
+                        blind=True),
+               Baseline("blind_measure", BlindMeasure, "spends the measuring budget without the picture, then "
+                                                       "answers from what it got", blind=True)],
+    # the tool takes the tag printed under a bar (only in the picture) and has a budget of measurements
     groups=[
-        Group("easy", {"min_bars": 6, "max_bars": 10, "max_height": 60, "labelled": True}, ratio=0.3),
-        Group("medium", {"min_bars": 10, "max_bars": 16, "max_height": 99, "labelled": True}, ratio=0.4),
-        Group("hard", {"min_bars": 16, "max_bars": 28, "max_height": 150, "labelled": False}, ratio=0.3),
+        Group("easy", {"min_bars": 6, "max_bars": 10, "max_height": 60, "labelled": True, "measurements": 2},
+              ratio=0.3),
+        Group("medium", {"min_bars": 10, "max_bars": 16, "max_height": 99, "labelled": True, "measurements": 2},
+              ratio=0.4),
+        Group("hard", {"min_bars": 16, "max_bars": 28, "max_height": 150, "labelled": False, "measurements": 4},
+              ratio=0.3),
     ],
 )

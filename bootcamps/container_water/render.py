@@ -1,4 +1,4 @@
-"""Draws the bars: grey columns on a grid, bar numbers below, heights on top when labelled (Pillow's bitmap font)."""
+"""Draws the bars: grey columns on a grid, bar tags below, heights on top when labelled (Pillow's bitmap font)."""
 from __future__ import annotations
 
 from typing import Any
@@ -9,7 +9,8 @@ from bc_common.images import image_part
 LEFT, RIGHT, TOP, BOTTOM = 44, 16, 16, 36
 
 
-def render_bars(heights: list[int], labelled: bool) -> dict[str, Any]:
+def render_bars(heights: list[int], labelled: bool, tags: list[str] | None = None) -> dict[str, Any]:
+    """The chart as an image part; `tags` under the bars (their numbers 1..n when not given)."""
     from PIL import Image, ImageDraw
 
     n, top = len(heights), max(heights)
@@ -32,7 +33,8 @@ def render_bars(heights: list[int], labelled: bool) -> dict[str, Any]:
         left = x0 + slot * i + slot // 5
         right = x0 + slot * (i + 1) - slot // 5
         draw.rectangle([left, y(h), right, y1], fill=(96, 125, 160))
-        draw_text(image, ((left + right) // 2, y1 + 6), str(i + 1), scale=1 if slot < 28 else 2, anchor="ma")
+        name = tags[i] if tags else str(i + 1)
+        draw_text(image, ((left + right) // 2, y1 + 6), name, scale=1 if slot < 28 else 2, anchor="ma")
         if labelled:
             draw_text(image, ((left + right) // 2, y(h) - 12), str(h), scale=1, anchor="ma")
     draw.line([(x0, TOP), (x0, y1), (width - RIGHT, y1)], fill="black", width=2)

@@ -10,10 +10,25 @@ from bc_common.bootcamp import InstructionGenerator
 
 from .industries import INDUSTRIES, Industry
 from .statements import BALANCE_SHEET, CASH_FLOW, INCOME_STATEMENT, LINES, project_year, whole
+from .trend import TREND_DRIVERS, describe, forecast_drivers, reported_drivers
 
 _SYLLABLES = ("vel", "ar", "to", "mi", "sol", "qua", "ren", "dex", "lo", "nor", "kai", "tri", "on", "bel", "zen")
 _SUFFIX = ("Holdings", "Group", "Industries", "Systems", "Corp", "Partners")
 FIRST_YEAR = 2019
+# trend slopes in grid steps a year (low, high), signs drawn: growth moves 0.5-1.5 points a year, days 2-5; the
+# least step moves its lines by more than the figure tolerance, so last year's drivers do not pass for a forecast
+SLOPE_STEPS = {"revenue_growth": (5, 15), "gross_margin": (4, 9), "opex_pct": (3, 7), "dso": (2, 5), "dio": (2, 5),
+               "dpo": (2, 5), "capex_pct": (2, 5), "depreciation_rate": (2, 6)}
+
+
+def sane(d: dict[str, Any]) -> bool:
+    """Drivers a real company could have: margins, cost shares and rates in range, no negative days."""
+    v = {k: Decimal(d[k]) for k in TREND_DRIVERS}
+    return (Decimal("0.05") <= v["gross_margin"] <= Decimal("0.95") and Decimal("0.02") <= v["opex_pct"]
+            and v["opex_pct"] + Decimal("0.02") <= v["gross_margin"] and min(v["dso"], v["dio"], v["dpo"]) >= 0
+            and Decimal("0.005") <= v["capex_pct"] <= Decimal("0.4")
+            and Decimal("0.01") <= v["depreciation_rate"] <= Decimal("0.5")
+            and Decimal("-0.15") <= v["revenue_growth"] <= Decimal("0.6"))
 
 
 @dataclass
@@ -21,14 +36,17 @@ class FinancialForecastConfig:
     history_years: int = 3
     industries: str = "software,retail,manufacturing,utilities"
     constraint_pressure: float = 0.5  # probability that each constraint (minimum cash, leverage cap) binds
+    noise: int = 1  # each reported operating driver strays from its trend by up to this many x 3 grid steps (days: x 2)
     rel_tolerance: str = "0.002"  # a figure passes within max(abs, rel * |exact|) of the exact forecast
     abs_tolerance: str = "2"
     identity_tolerance: str = "1"  # an identity passes when its two sides differ by at most this
     check_budget: int = 3
 
     def validate(self) -> None:
-        if not 1 <= self.history_years <= 8:
-            raise ValueError("history_years must be in [1, 8]")
+        if not 3 <= self.history_years <= 8:
+            raise ValueError("history_years must be in [3, 8] (a growth trend needs two reported growth rates)")
+        if not 0 <= self.noise <= 5:
+            raise ValueError("noise must be in [0, 5]")
         names = [n.strip() for n in self.industries.split(",") if n.strip()]
         unknown = sorted(set(names) - set(INDUSTRIES))
         if not names or unknown:
@@ -53,7 +71,7 @@ class FinancialForecastInstructionGenerator(InstructionGenerator):
     Config = FinancialForecastConfig
     name = "financial_forecast"
 
-    def _drivers(self, ind: Industry, base: dict[str, Any] | None = None) -> dict[str, Any]:
+    def _drivers(self, ind: Industry) -> dict[str, Any]:
         rng = self.rng
         d = {
             "revenue_growth": _rate(rng, *ind.growth),
@@ -66,13 +84,6 @@ class FinancialForecastInstructionGenerator(InstructionGenerator):
             "tax_rate": _rate(rng, *ind.tax_rate, places=2),
             "payout_ratio": _rate(rng, *ind.payout_ratio, places=2),
         }
-        if base:  # a year drifts a little from the company's own drivers, not from the whole industry
-            for key in ("gross_margin", "opex_pct", "capex_pct"):
-                d[key] = str(round(float(base[key]) + rng.uniform(-0.015, 0.015), 3))
-            for key in ("dso", "dio", "dpo"):
-                d[key] = str(max(0, int(base[key]) + rng.randint(-6, 6)))
-            for key in ("depreciation_rate", "interest_rate", "tax_rate", "payout_ratio"):
-                d[key] = base[key]
         return d
 
     def _opening(self, ind: Industry, d: dict[str, Any]) -> dict[str, int]:
@@ -100,10 +111,24 @@ class FinancialForecastInstructionGenerator(InstructionGenerator):
 
     def case_generator(self) -> dict[str, Any]:
         names = [n.strip() for n in self.industries.split(",") if n.strip()]
-        while True:  # redraw the rare company whose forecast year loses money (the leverage cap needs EBITDA > 0)
+        while True:  # redraw the rare company whose trends leave sane ranges or whose forecast year loses money
             identity = self._draw(INDUSTRIES[self.rng.choice(names)])
             if identity is not None:
                 return identity
+
+    def _trends(self, base: dict[str, Any]) -> list[dict[str, Any]]:
+        """Each reported year's drivers: the operating ones on a seeded linear trend plus noise, on their grid;
+        the financing terms constant."""
+        rng = self.rng
+        slopes = {name: rng.choice((-1, 1)) * rng.randint(*SLOPE_STEPS[name]) for name in TREND_DRIVERS}
+        years = []
+        for t in range(self.history_years):
+            d = dict(base)
+            for name, (_what, grid) in TREND_DRIVERS.items():
+                wobble = rng.randint(-self.noise, self.noise) * (2 if grid == 1 else 3)
+                d[name] = f"{Decimal(base[name]) + (slopes[name] * t + wobble) * grid:f}"
+            years.append(d)
+        return years
 
     def _draw(self, ind: Industry) -> dict[str, Any] | None:
         rng = self.rng
@@ -111,17 +136,22 @@ class FinancialForecastInstructionGenerator(InstructionGenerator):
         opening = self._opening(ind, base)
         history: dict[str, dict[str, int]] = {}
         prior = opening
-        for i in range(self.history_years):
-            year = self._drivers(ind, base)
+        years = self._trends(base)
+        for i, year in enumerate(years):
+            if not sane(year):
+                return None
             year["debt_repayment"] = str(whole(prior["term_debt"] * Decimal(str(round(rng.uniform(0, 0.2), 2)))))
             year["min_cash"] = str(whole(prior["revenue"] * Decimal("0.02")))
             year["leverage_cap"] = "100"
             prior = project_year(prior, year)
             history[str(FIRST_YEAR + i)] = prior
-        assumptions = self._drivers(ind, base)
-        growth = Decimal(assumptions["revenue_growth"])
-        if abs(growth) < Decimal("0.02"):  # a copy of last year must not pass as a forecast
-            assumptions["revenue_growth"] = "0.02"
+        read = reported_drivers(history)  # the grid recovers every reported driver exactly, as the prompt says
+        if any(value != Decimal(years[y - FIRST_YEAR][name]) for name, points in read.items() for y, value in points):
+            return None
+        forecast_year = FIRST_YEAR + self.history_years
+        assumptions = {**base, **forecast_drivers(history, forecast_year)}
+        if not sane(assumptions) or abs(Decimal(assumptions["revenue_growth"])) < Decimal("0.02"):
+            return None  # a copy of last year must not pass as a forecast
         assumptions["debt_repayment"] = str(whole(prior["term_debt"] * Decimal(str(round(rng.uniform(0, 0.25), 2)))))
         assumptions["min_cash"] = str(whole(prior["revenue"] * Decimal("0.03")))
         assumptions["leverage_cap"] = "100"
@@ -153,7 +183,7 @@ class FinancialForecastInstructionGenerator(InstructionGenerator):
             "company": f"{company} {rng.choice(_SUFFIX)}",
             "industry": ind.name,
             "history": history,
-            "forecast_year": str(FIRST_YEAR + self.history_years),
+            "forecast_year": str(forecast_year),
             "assumptions": assumptions,
             "exact_forecast": exact,
             "required_lines": list(LINES),
@@ -179,14 +209,14 @@ def render_prompt(identity: dict[str, Any]) -> str:
     return (
         f"You are a financial analyst. Forecast the {identity['forecast_year']} income statement, balance sheet and "
         f"cash-flow statement of {identity['company']}, a {identity['industry']} company. Its reported statements "
-        f"for {years[0]}-{last} (thousands) are available through the `lookup_statement` tool; the last year, "
-        f"{last}, is your opening position.\n\n"
-        f"Assumptions for {identity['forecast_year']}:\n"
-        f"- revenue grows {pct('revenue_growth')}; gross margin {pct('gross_margin')}; opex {pct('opex_pct')} of "
-        f"revenue\n"
-        f"- receivables = revenue x {a['dso']}/365; inventory = cogs x {a['dio']}/365; payables = cogs x "
-        f"{a['dpo']}/365\n"
-        f"- capex {pct('capex_pct')} of revenue; depreciation {pct('depreciation_rate')} of opening ppe\n"
+        f"for {years[0]}-{last} (thousands) are available through the `lookup_statement` tool (nothing else "
+        f"shows them); the last year, {last}, is your opening position.\n\n"
+        f"{describe()}\n\n"
+        f"How the forecast drivers make the {identity['forecast_year']} lines: revenue = last revenue x (1 + "
+        f"revenue_growth); cogs = revenue x (1 - gross_margin); opex = revenue x opex_pct; receivables = revenue x "
+        f"dso/365; inventory = cogs x dio/365; payables = cogs x dpo/365; capex = revenue x capex_pct; depreciation "
+        f"= depreciation_rate x opening ppe.\n\n"
+        f"Financing terms for {identity['forecast_year']} (stated, not forecast):\n"
         f"- interest {pct('interest_rate')} of opening debt (term_debt + revolver); tax {pct('tax_rate')} of "
         f"pretax income when positive, else 0\n"
         f"- term debt repayment {a['debt_repayment']}; share capital unchanged\n"

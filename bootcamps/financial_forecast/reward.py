@@ -1,7 +1,9 @@
 """Grades the submitted forecast: accounting identities, each figure against the exact forecast, the constraints.
 
-Score = fraction of checks passed, so 1.0 only when every identity holds, every line is within tolerance and every
-constraint is met. Reads the last ```json {"forecast": {...}}``` block of the final assistant text only.
+Score = (share of figures within tolerance)^2 x (share of identities holding) x (share of constraints met), so 1.0
+only when everything passes, and statements that are merely consistent (all zeros, a copy of last year) earn
+nothing without the right figures. Reads the last ```json {"forecast": {...}}``` block of the final assistant
+text only.
 """
 from __future__ import annotations
 
@@ -11,30 +13,16 @@ from typing import Any, ClassVar
 
 import orjson
 
+from bc_common.answer_blocks import fenced_blocks
 from bc_common.bootcamp import RewardCalculator
 
 from .statements import LINES, Check, check_constraints, check_figures, check_identities
 
-_FENCE_BODY = re.compile(r"(?:json)?\s*(\{.*\})\s*", re.DOTALL)
 _NUMBER = re.compile(r"-?[0-9]{1,15}(?:\.[0-9]{1,6})?")  # ASCII digits only, bounded: no 1e999999999
 MAX_BLOCKS_TRIED = 4
 _INT = {"type": "integer"}
 _DEC = {"type": "string", "pattern": r"^-?[0-9]+(\.[0-9]+)?$"}
 _STATEMENT = {"type": "object", "required": list(LINES), "properties": {k: _INT for k in LINES}}
-
-
-def fenced_blocks(text: str) -> list[str]:
-    """The `{...}` bodies of ``` fences, in order, in linear time."""
-    parts = text.split("```")
-    blocks, i = [], 1
-    while i < len(parts) - 1:
-        match = _FENCE_BODY.fullmatch(parts[i])
-        if match:
-            blocks.append(match.group(1))
-            i += 2
-        else:
-            i += 1
-    return blocks
 
 
 def to_decimal(value: Any) -> Decimal | None:
@@ -77,7 +65,7 @@ def grade(forecast: dict[str, Decimal | None], identity: dict[str, Any]) -> list
 
 
 class FinancialForecastRewardCalculator(RewardCalculator):
-    """Fraction of checks passed (identities, figures, constraints); 1.0 only when all pass."""
+    """(Share of figures passed)^2 x share of identities x share of constraints; 1.0 only when all pass."""
 
     identity_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
@@ -110,4 +98,8 @@ class FinancialForecastRewardCalculator(RewardCalculator):
     def _verify_correction(cls, extracted: dict[str, Decimal | None], identity: dict[str, Any],
                            **kwargs: Any) -> float:
         checks = grade(extracted, identity)
-        return sum(c.passed for c in checks) / len(checks)
+        share = {kind: sum(c.passed for c in checks if c.kind == kind) / sum(c.kind == kind for c in checks)
+                 for kind in ("figure", "identity", "constraint")}
+        # squared: lines the stated terms pin (interest, term debt, a cash floor the revolver holds) come free
+        # with any driver guess, and must not add up to a floor that a forecast without the trends earns
+        return share["figure"] ** 2 * share["identity"] * share["constraint"]

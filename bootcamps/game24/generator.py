@@ -10,7 +10,9 @@ from bc_common.errors import ConfigError
 from .rules import check_expression
 from .solver import Tree, Value, quotient, render, solve
 
-MAX_DRAWS = 1000  # draws before giving up; the groups need about 1.2 (target 24) or 10 (a target range)
+MAX_DRAWS = 1000  # draws before giving up; the groups need about 1.5 (4 numbers) or 1.2 (5 numbers)
+SEARCHED = 5  # up to this many numbers a drawn target is checked by the solver; beyond, a random expression sets it
+CHECKS = 3  # `calculate` calls a task allows: enough to check an answer, too few to search with
 
 PROMPT = (
     "Use the numbers {numbers} to make {target}. Use each number exactly once, with + - * / and parentheses "
@@ -18,7 +20,8 @@ PROMPT = (
     "End your reply with the expression inside answer tags, for example <answer>(a + b) * (c - d)</answer> with "
     "your numbers in place of the letters."
 )
-TOOL_HINT = "\n\nA `calculate` tool evaluates an arithmetic expression exactly if you want to check one."
+TOOL_HINT = (f"\n\nA `calculate` tool evaluates an arithmetic expression exactly if you want to check one "
+             f"(at most {CHECKS} calls).")
 
 
 @dataclass
@@ -40,9 +43,10 @@ class Game24Config:
 
 
 class Game24InstructionGenerator(InstructionGenerator):
-    """A fixed target: draw numbers until the solver finds a solution. A target range: draw numbers and a
-    random expression over them; its value, when a whole number in range, is the target (the expression is
-    the proof). Either way the proof passes the verifier's own rule before the puzzle is emitted."""
+    """Draw numbers and a target (uniform in its range) until the solver finds a solution. With more than
+    `SEARCHED` numbers the solver's worst case is too slow: a random expression over the numbers is drawn, and
+    its value, when a whole number in range, is the target (the expression is the proof). Either way the proof
+    passes the verifier's own rule before the puzzle is emitted."""
 
     Config = Game24Config
     name = "game24"
@@ -83,8 +87,8 @@ class Game24InstructionGenerator(InstructionGenerator):
 
     def case_generator(self) -> dict[str, Any]:
         for _ in range(MAX_DRAWS):
-            if self.min_target == self.max_target:
-                numbers, target = self._numbers(), self.min_target
+            if self.count <= SEARCHED:
+                numbers, target = self._numbers(), self.rng.randint(self.min_target, self.max_target)
                 proof = solve(numbers, target)
             else:
                 drawn = self._random_puzzle()

@@ -1,4 +1,5 @@
-"""The optional `calculate` tool: exact arithmetic with the game's operators. Calling it earns nothing."""
+"""The optional `calculate` tool: exact arithmetic with the game's operators. Calling it earns nothing, and it
+answers at most `CHECKS` calls a task (enough to check an answer, too few to search with it)."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -7,6 +8,7 @@ from bc_common.bootcamp import Tool
 from bc_common.errors import ToolError, UnsafeExpressionError
 from bc_common.safe_eval import format_number, safe_eval
 
+from .generator import CHECKS
 from .rules import MAX_LENGTH, OPERATORS
 
 
@@ -18,7 +20,7 @@ class CalculateTool(Tool):
         "function": {
             "name": "calculate",
             "description": "Evaluate an arithmetic expression exactly with + - * / and parentheses; "
-                           "the result is a whole number or an exact fraction like 8/3.",
+                           f"the result is a whole number or an exact fraction like 8/3. At most {CHECKS} calls per task.",
             "parameters": {
                 "type": "object",
                 "properties": {"expression": {"type": "string", "description": "e.g. 8 / (3 - 8 / 3)"}},
@@ -31,6 +33,9 @@ class CalculateTool(Tool):
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         state = self.state(instance_id)
         state["calls"] += 1
+        if state["calls"] > CHECKS:
+            raise ToolError("budget_spent", f"this task allows {CHECKS} calculations and they are spent; "
+                                            "give your answer")
         try:
             value = safe_eval(parameters["expression"], max_length=MAX_LENGTH, operators=OPERATORS)
         except ZeroDivisionError:

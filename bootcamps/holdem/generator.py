@@ -22,10 +22,12 @@ EV_MODEL = (
     "fold% and call% among the villain hands your cards leave possible. Equity is exact on the turn and river and "
     f"seeded Monte Carlo before ({MC_SAMPLES[3]} board samples on the flop, {MC_SAMPLES[0]} preflop), as the "
     "`equity` tool computes it.")
-ANSWER = ("Answer with one action, its EV under the model and your equity against villain's whole range (as the "
-          "`equity` tool gives it, within 0.005): <action>fold</action>, <action>check</action>, "
-          "<action>call</action>, <action>raise T</action> (T a bet/raise-to amount from the list) or "
-          "<action>allin</action>, followed by <ev>EV in chips</ev> and <equity>0.xxxx</equity>.")
+ANSWER = ("Answer with one action: <action>fold</action>, <action>check</action>, <action>call</action>, "
+          "<action>raise T</action> (T a bet/raise-to amount from the list) or <action>allin</action>; then the EV "
+          "under the model of every legal action, as one JSON object keyed fold, check, call (those legal) and "
+          "\"raise T\" for every T on the list: <evs>{\"fold\": 0, \"call\": 1.25, \"raise 12\": 3.5}</evs>; then "
+          "your equity against villain's whole range (as the `equity` tool gives it, within 0.005): "
+          "<equity>0.xxxx</equity>.")
 
 
 @dataclass
@@ -100,8 +102,10 @@ class HoldemInstructionGenerator(InstructionGenerator):
 
 
 def render_prompt(identity: dict[str, Any]) -> str:
-    tolerance = (f"Any action whose EV is within {identity['tolerance_share']:g} x pot of the best scores, if "
-                 "the EV you state is within that much of its true EV too; an illegal action or size scores 0.")
+    tolerance = (f"Score: (the share of legal actions whose EV you state within {identity['tolerance_share']:g} x "
+                 "pot of the model's) x (1 when your action's EV is within that much of the best, else 1 - the EV "
+                 "it gives up / (pot / 4), not below 0); 0 when your equity is off by more than 0.005, and for an "
+                 "illegal action or size.")
     tools = ("Tools: `hand_strength` (rank of 5-7 cards), `equity` (your equity against a range, and against its "
              "strongest shares), `pot_odds`.")
     if identity["mode"] == "hand":

@@ -15,28 +15,28 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .actions import Action, legalize, menu
+from .credit import EvTable, credit
 from .equity import RangeEquity
 from .ev import Spot, action_evs, defend_share
 from .evaluator import cards_str, parse_cards
 from .ranges import narrow, share_weights, weighted_range
 from .table import BB, BUTTON, STREETS, apply, board_of, deal_next, new_state, spot_of
 
-EQUITY_TOLERANCE = 0.005  # the stated equity within this of the true one (the `equity` tool's answer)
-
 
 @dataclass
 class Decision:
-    """One hero decision: the spot, villain's range expression then, what hero did and the grade."""
+    """One hero decision: the spot, villain's range expression then, what hero did (the action, its stated EV
+table and equity) and the credit it earned."""
 
     street: str
     board: str
     spot: Spot
     range_expression: str
     action: Action | None = None
-    reported_ev: float | None = None
+    reported_table: EvTable | None = None
     reported_equity: float | None = None
     evs: dict[str, Any] | None = None
-    correct: bool = False
+    credit: float = 0.0
 
 
 @dataclass
@@ -71,8 +71,7 @@ def stored_evs(evs: dict[str, Any]) -> dict[str, Any]:
 
 
 def grade(decision: Decision, hero: str, tolerance_share: float, opening: dict[str, Any] | None = None) -> None:
-    """Fill the decision's EVs and whether its action is within tolerance of the best, with its EV and hero's
-    equity stated within tolerance."""
+    """Fill the decision's EVs and its credit (credit.py: the EV table stated, the equity, the EV given up)."""
     spot = decision.spot
     if opening is None:
         evs = decision_evs(decision, hero)
@@ -81,16 +80,9 @@ def grade(decision: Decision, hero: str, tolerance_share: float, opening: dict[s
         evs = {k: ({int(t): e for t, e in v.items()} if k == "raise" else v) for k, v in opening["evs"].items()}
         equity = opening["equity"]
     decision.evs = evs
-    action = decision.action
-    if action is None or decision.reported_ev is None or decision.reported_equity is None:
-        return
-    if abs(decision.reported_equity - equity) > EQUITY_TOLERANCE:
-        return
-    best = max(max(v.values()) if k == "raise" else v for k, v in evs.items())
-    value = evs["raise"].get(action.amount) if action.kind == "raise" else evs.get(action.kind)
-    tolerance = tolerance_share * spot.pot
-    decision.correct = (value is not None and value >= best - tolerance
-                        and abs(decision.reported_ev - value) <= tolerance)
+    if decision.action is not None:
+        decision.credit = credit(spot, evs, equity, tolerance_share * spot.pot, decision.action,
+                                 decision.reported_table, decision.reported_equity)
 
 
 def _villain_takes(identity: dict[str, Any], expression: str, board: list[int], kind: str, share: float,
@@ -108,9 +100,9 @@ def _villain_takes(identity: dict[str, Any], expression: str, board: list[int], 
     return rng.random() < fraction
 
 
-def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None, float | None]], *,
+def replay(identity: dict[str, Any], moves: list[tuple[Action, EvTable | None, float | None]], *,
            grade_decisions: bool = False) -> HandLog:
-    """Play hero's moves (action, stated EV, stated equity) against the scripted villain until hero must act again
+    """Play hero's moves (action, stated EV table, stated equity) against the scripted villain until hero must act again
     or the hand ends. Never raises on bad moves: an illegal one ends the hand ("illegal")."""
     hero = parse_cards(identity["hero"])
     full_board = parse_cards(identity["board"])
@@ -139,7 +131,7 @@ def replay(identity: dict[str, Any], moves: list[tuple[Action, float | None, flo
             log.decisions.append(decision)
             played = legalize(action, spot)
             decision.action = played if isinstance(played, Action) else action
-            decision.reported_ev, decision.reported_equity = reported, equity
+            decision.reported_table, decision.reported_equity = reported, equity
             if isinstance(played, str):
                 log.result, log.illegal = "illegal", played
                 log.events.append(f"Illegal action ({played}). The hand ends; it scores 0.")
@@ -198,11 +190,11 @@ def _said(action: Action, spot: Spot) -> str:
 
 
 def score(log: HandLog) -> float:
-    """Fraction of hero's decisions that were EV-maximising (with a correct EV); 0 after an illegal action; a
-    decision still awaited counts as not made."""
+    """The mean credit of hero's decisions (credit.py); 0 after an illegal action; a decision still awaited
+    counts as 0."""
     if log.result == "illegal" or not log.decisions:
         return 0.0
-    return sum(d.correct for d in log.decisions) / len(log.decisions)
+    return sum(d.credit for d in log.decisions) / len(log.decisions)
 
 
 def situation(decision: Decision, identity: dict[str, Any]) -> str:

@@ -28,7 +28,7 @@ class HoldemInteraction(Interaction):
             return True, "Decision recorded.", graded, {}
         if not texts or move_in(texts[-1]) is None:
             state["turn_scores"].append(0.0)
-            return True, ("I could not find your action: reply with <action>...</action> and <ev>...</ev>. "
+            return True, ("I could not find your action: reply with <action>...</action>, <evs>...</evs> and <equity>...</equity>. "
                           "The hand ends; it scores 0."), 0.0, {"result": "missing"}
         moves = [m for m in (move_in(t) for t in texts) if m is not None]
         log = replay(identity, moves, grade_decisions=False)

@@ -10,6 +10,7 @@ import orjson
 from bc_common.bootcamp import ReferencePolicy, assistant_texts, tool_call
 
 from .actions import menu
+from .credit import legal_values
 from .ev import Spot, action_evs, defend_share
 from .hand import range_equity, replay
 from .reward import move_in
@@ -43,12 +44,17 @@ def choose(evs: dict[str, Any], worst: bool = False) -> tuple[str, float]:
     return (min if worst else max)(options, key=lambda kv: kv[1])
 
 
+def table_text(values: dict[str, float]) -> str:
+    """An `<evs>` tag stating the given EVs ({key: EV})."""
+    return "<evs>" + orjson.dumps({k: round(v, 4) for k, v in values.items()}).decode() + "</evs>"
+
+
 def answer(evs: dict[str, Any], equity: float, worst: bool, tolerance: float, spot: Spot) -> dict[str, Any]:
     action, value = choose(evs, worst)
     if worst and value >= choose(evs)[1] - tolerance:  # every action is about as good: play an illegal size
         action = f"raise {(spot.max_raise_to or spot.pot + spot.to_call) + 1}"
-    return {"role": "assistant", "content": f"Best by EV: {action}.\n<action>{action}</action>\n<ev>{value:.4f}</ev>\n"
-                                            f"<equity>{equity:.6f}</equity>"}
+    return {"role": "assistant", "content": f"Best by EV: {action}.\n<action>{action}</action>\n"
+                                            f"{table_text(legal_values(evs))}\n<equity>{equity:.6f}</equity>"}
 
 
 def latest_tool_body(messages: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -77,19 +83,26 @@ class HoldemPolicy(ReferencePolicy):
             calls.append(tool_call("call_odds", "pot_odds", {"pot": spot.pot, "to_call": spot.to_call}))
         return {"role": "assistant", "content": "Let me get my equity against villain's range.", "tool_calls": calls}
 
-    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+    def _decision(self, messages: list[dict[str, Any]]) -> tuple[Spot, str, str, str, float] | dict[str, Any]:
+        """(spot, hero's cards, board, villain's range expression, tolerance) of the decision to make, or the
+        closing message when the hand is over."""
         identity = self.identity
-        body = latest_tool_body(messages)
         if identity["mode"] == "decision":
-            spot, hand, board = Spot(**identity["spot"]), identity["hero"], identity["board"]
-            expression, tolerance = identity["villain_range"], float(identity["tolerance"])
-        else:
-            log = replay(identity, [m for m in (move_in(t) for t in assistant_texts(messages)) if m is not None])
-            if log.result != "awaiting":
-                return {"role": "assistant", "content": f"The hand is over ({log.result})."}
-            decision = log.decisions[-1]
-            spot, hand, board, expression = decision.spot, identity["hero"], decision.board, decision.range_expression
-            tolerance = float(identity["tolerance_share"]) * spot.pot
+            return (Spot(**identity["spot"]), identity["hero"], identity["board"], identity["villain_range"],
+                    float(identity["tolerance"]))
+        log = replay(identity, [m for m in (move_in(t) for t in assistant_texts(messages)) if m is not None])
+        if log.result != "awaiting":
+            return {"role": "assistant", "content": f"The hand is over ({log.result})."}
+        decision = log.decisions[-1]
+        return (decision.spot, identity["hero"], decision.board, decision.range_expression,
+                float(identity["tolerance_share"]) * decision.spot.pot)
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        found = self._decision(messages)
+        if isinstance(found, dict):
+            return found
+        spot, hand, board, expression, tolerance = found
+        body = latest_tool_body(messages)
         if body is None and "equity" in self.tools:
             return self._ask(hand, board, expression, spot)
         if body is not None:

@@ -1,23 +1,26 @@
-"""Grades hero's actions from the assistant's own texts: `<action>...</action>` and `<ev>...</ev>` of each reply.
+"""Grades hero's actions from the assistant's own texts: `<action>`, `<evs>` (the EV of every legal action) and
+`<equity>` of each reply.
 
-decision: the last action must be legal and within the EV tolerance of the best, with its EV stated within the
-tolerance too and hero's equity against the range within 0.005 (numbers no other spot shares, so a constant or
-copied answer cannot pay). hand: the hand is replayed against the scripted villain; score = the fraction of hero's decisions
-that were EV-maximising (an illegal action scores the hand 0; an unfinished hand counts the awaited decision).
+decision: the credit of the last reply (credit.py): the share of the legal actions whose EV it states within the
+tolerance, times 1 for an action within the tolerance of the best (else 1 - EV lost / (pot / 4), not below 0), 0 when its
+equity is off by more than 0.005 or the action is illegal. hand: the hand is replayed against the scripted
+villain; score = the mean credit of hero's decisions (an illegal action scores the hand 0; an unfinished hand
+counts the awaited decision as 0).
 """
 from __future__ import annotations
 
 import re
 from typing import Any, ClassVar
 
+from bc_common.answer_blocks import last_tagged
 from bc_common.bootcamp import RewardCalculator
 
 from .actions import Action, legalize, parse_action
+from .credit import EvTable, credit, parse_table
 from .ev import Spot
-from .hand import EQUITY_TOLERANCE, replay, score
+from .hand import replay, score
 
-_EV = re.compile(r"<ev>\s*(-?[0-9]{1,7}(?:\.[0-9]{1,8})?)\s*</ev>", re.IGNORECASE)
-_EQUITY = re.compile(r"<equity>\s*([01]?(?:\.[0-9]{1,8})?)\s*</equity>", re.IGNORECASE)
+_EQUITY = re.compile(r"\s*([01]?(?:\.[0-9]{1,8})?)\s*")
 
 MAX_MOVES = 16  # a hand has at most a handful of hero decisions
 _SPOT = {"type": "object", "required": ["pot", "to_call", "hero_bet", "villain_bet", "hero_stack", "villain_stack",
@@ -25,18 +28,20 @@ _SPOT = {"type": "object", "required": ["pot", "to_call", "hero_bet", "villain_b
 _CARDS = {"type": "string", "pattern": "^([2-9TJQKA][cdhs])+$"}
 
 
-def move_in(text: str) -> tuple[Action, float | None, float | None] | None:
-    """(action, stated EV, stated equity; None where missing) of one reply, or None when it has no action tag."""
+def move_in(text: str) -> tuple[Action, EvTable | None, float | None] | None:
+    """(action, stated EV table, stated equity; None where missing) of one reply, or None when it has no action
+    tag."""
     action = parse_action(text)
     if action is None:
         return None
-    ev = _EV.findall(text)
-    equity = [e for e in _EQUITY.findall(text) if e not in ("", ".")]
-    return action, (float(ev[-1]) if ev else None), (float(equity[-1]) if equity else None)
+    body = last_tagged(text, "equity", max_length=40)
+    found = _EQUITY.fullmatch(body) if body is not None else None
+    equity = float(found[1]) if found and found[1] not in ("", ".") else None
+    return action, parse_table(text), equity
 
 
 class HoldemRewardCalculator(RewardCalculator):
-    """1.0 for an EV-maximising decision with its EV stated; a hand scores its share of such decisions."""
+    """A decision's credit (its EV table, its equity, the EV its action gives up); a hand's mean credit."""
 
     grades = "all"
     identity_schema: ClassVar[dict[str, Any]] = {
@@ -57,25 +62,20 @@ class HoldemRewardCalculator(RewardCalculator):
         ]}
 
     @staticmethod
-    def extract_output(output_str: Any) -> list[tuple[Action, float | None, float | None]] | None:
+    def extract_output(output_str: Any) -> list[tuple[Action, EvTable | None, float | None]] | None:
         texts = [output_str] if isinstance(output_str, str) else [t for t in output_str if isinstance(t, str)]
         moves = [m for m in (move_in(t) for t in texts) if m is not None]
         return moves[:MAX_MOVES] or None
 
     @classmethod
-    def _verify_correction(cls, extracted: list[tuple[Action, float | None, float | None]], identity: dict[str, Any],
-                           **kwargs: Any) -> float:
+    def _verify_correction(cls, extracted: list[tuple[Action, EvTable | None, float | None]],
+                           identity: dict[str, Any], **kwargs: Any) -> float:
         if identity["mode"] == "hand":
             return score(replay(identity, extracted, grade_decisions=True))
-        action, reported, equity = extracted[-1]
+        action, table, equity = extracted[-1]
         spot = Spot(**identity["spot"])
         played = legalize(action, spot)
-        if isinstance(played, str) or reported is None or equity is None:
+        if isinstance(played, str):
             return 0.0
-        if abs(equity - float(identity["equity"])) > EQUITY_TOLERANCE:
-            return 0.0
-        evs = identity["evs"]
-        value = evs["raise"].get(str(played.amount)) if played.kind == "raise" else evs.get(played.kind)
-        best = max(max(v.values()) if k == "raise" else v for k, v in evs.items())
-        tolerance = float(identity["tolerance"])
-        return float(value is not None and value >= best - tolerance and abs(reported - value) <= tolerance)
+        return credit(spot, identity["evs"], float(identity["equity"]), float(identity["tolerance"]), played, table,
+                      equity)

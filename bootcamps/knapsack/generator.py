@@ -1,7 +1,8 @@
 """0/1 knapsack tasks: items with integer weights and values, a capacity, and the exact optimum.
 
 Values follow Pisinger's classic instance classes: `uncorrelated` (random values), `weak` (value within ±R/10
-of the weight) and `strong` (value = weight + R/10, the hard class for branch and bound and for people).
+of the weight), `strong` (value = weight + R/10, the hard class for branch and bound) and `inverse` (value =
+weight - R/10). A task is kept only when every cheap heuristic (`heuristics.py`) falls short of the optimum.
 """
 from __future__ import annotations
 
@@ -9,10 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from bc_common.bootcamp import InstructionGenerator
+from bc_common.errors import ConfigError
 
+from .heuristics import heuristic_floor
 from .solver import best_selection
 
-CORRELATIONS = ("uncorrelated", "weak", "strong")
+CORRELATIONS = ("uncorrelated", "weak", "strong", "inverse")
+MAX_DRAWS = 500  # draws before giving up; the groups need about 2-6 (every heuristic must miss the optimum)
+CHECKS = 3  # `evaluate_selection` calls a task allows: enough to check an answer, too few to hill-climb
 
 PROMPT = """You are packing a knapsack that holds a total weight of at most {capacity}. Each item can be taken \
 at most once.
@@ -21,13 +26,14 @@ item  weight  value
 {table}
 
 Choose items with the largest possible total value whose total weight is at most {capacity}. \
-You can check a selection with the `evaluate_selection` tool. Give your final answer as a JSON object listing \
+You can check up to {checks} selections with the `evaluate_selection` tool. Give your final answer as a JSON object listing \
 the item numbers you take:
 ```json
 {{"items": [i1, i2, ...]}}
 ```
-The score is your total value divided by the best possible total value: 1.0 only for a best selection, 0 for a \
-selection over the capacity or with an item listed twice."""
+The score is the share of the gap you close between what simple greedy rules reach and the best possible total \
+value: 1.0 only for a best selection, 0 for a selection no better than greedy, over the capacity or with an item \
+listed twice."""
 
 
 @dataclass
@@ -51,12 +57,13 @@ class KnapsackConfig:
 
 
 class KnapsackInstructionGenerator(InstructionGenerator):
-    """Identity: {weights, values, capacity, optimum, items}: one optimal selection is kept for the reference
-    policy; the verifier compares values, so every optimal selection scores 1.0."""
+    """Identity: {weights, values, capacity, optimum, floor, items}: `floor` is the best value of the cheap
+    heuristics (always below `optimum`); one optimal selection is kept for the reference policy; the verifier
+    compares values, so every optimal selection scores 1.0."""
 
     Config = KnapsackConfig
 
-    def case_generator(self) -> dict[str, Any]:
+    def _draw(self) -> tuple[list[int], list[int], int]:
         rng, r = self.rng, self.max_weight
         n = rng.randint(self.min_items, self.max_items)
         weights = [rng.randint(1, r) for _ in range(n)]
@@ -64,14 +71,25 @@ class KnapsackInstructionGenerator(InstructionGenerator):
             values = [rng.randint(1, r) for _ in range(n)]
         elif self.correlation == "weak":
             values = [max(1, w + rng.randint(-(r // 10), r // 10)) for w in weights]
-        else:
+        elif self.correlation == "strong":
             values = [w + r // 10 for w in weights]
+        else:
+            values = [max(1, w - r // 10) for w in weights]
         ratio = rng.uniform(self.min_capacity_ratio, self.max_capacity_ratio)
-        capacity = max(min(weights), int(sum(weights) * ratio))
-        optimum, items = best_selection(weights, values, capacity)
-        return {"weights": weights, "values": values, "capacity": capacity, "optimum": optimum, "items": items}
+        return weights, values, max(min(weights), int(sum(weights) * ratio))
+
+    def case_generator(self) -> dict[str, Any]:
+        for _ in range(MAX_DRAWS):
+            weights, values, capacity = self._draw()
+            floor = heuristic_floor(weights, values, capacity)
+            optimum, items = best_selection(weights, values, capacity)
+            if floor < optimum:
+                return {"weights": weights, "values": values, "capacity": capacity, "optimum": optimum,
+                        "floor": floor, "items": items}
+        raise ConfigError(f"no task in {MAX_DRAWS} draws where the greedy heuristics miss the optimum: use more "
+                          "items or another correlation")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         rows = [f"{i:>4}  {w:>6}  {v:>5}" for i, (w, v) in
                 enumerate(zip(identity["weights"], identity["values"], strict=True), start=1)]
-        return PROMPT.format(capacity=identity["capacity"], table="\n".join(rows))
+        return PROMPT.format(capacity=identity["capacity"], table="\n".join(rows), checks=CHECKS)

@@ -1,34 +1,29 @@
-"""Grades a selection: its total value over the best possible; 0 when over the capacity or malformed."""
+"""Grades a selection by the share of the gap it closes between the greedy heuristics' best value and the optimum;
+0 when over the capacity or malformed."""
 from __future__ import annotations
 
-import re
 from typing import Any, ClassVar
 
+from bc_common.answer_blocks import last_int_list
 from bc_common.bootcamp import RewardCalculator
 
+from .heuristics import heuristic_floor
 from .solver import selection_problem, totals
 
-# the last `{"items": [...]}` object in the text; bounded, so linear on hostile text
-_ITEMS = re.compile(r'\{\s*"items"\s*:\s*\[([^\[\]]{0,600})\]\s*\}')
-_INT = re.compile(r"\s*([0-9]{1,4})\s*")
 
-
-def parse_int_list(body: str) -> list[int] | None:
-    """`1, 2, 3` -> [1, 2, 3]; None unless every item is a plain ASCII integer."""
-    if not body.strip():
-        return []
-    out = []
-    for item in body.split(","):
-        m = _INT.fullmatch(item)
-        if m is None:
-            return None
-        out.append(int(m[1]))
-    return out
+def gap_closed(value: int, floor: int, optimum: int) -> float:
+    """(value - floor) / (optimum - floor) clipped to [0, 1]: 1.0 only at the optimum, 0 at or below the floor."""
+    if value >= optimum:
+        return 1.0
+    if optimum <= floor:  # a hand-made task that a heuristic already solves: only the optimum scores
+        return 0.0
+    return max(0.0, (value - floor) / (optimum - floor))
 
 
 class KnapsackRewardCalculator(RewardCalculator):
-    """value / optimum for a feasible selection of distinct items (1.0 only at the optimum), else 0. The optimum
-    comes from the identity (exact DP at generation), never from the model's text."""
+    """The gap closed over the heuristics' floor for a feasible selection of distinct items (1.0 only at the
+    optimum), else 0. Optimum and floor come from the identity (computed at generation), never from the model's
+    text; an identity without a floor gets it computed."""
 
     identity_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
@@ -38,18 +33,21 @@ class KnapsackRewardCalculator(RewardCalculator):
             "values": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 0}},
             "capacity": {"type": "integer", "minimum": 0},
             "optimum": {"type": "integer", "minimum": 1},
+            "floor": {"type": "integer", "minimum": 0},
             "items": {"type": "array", "items": {"type": "integer"}},
         },
     }
 
     @staticmethod
     def extract_output(output_str: str) -> list[int] | None:
-        found = _ITEMS.findall(output_str)
-        return parse_int_list(found[-1]) if found else None
+        return last_int_list(output_str, "items")
 
     @classmethod
     def _verify_correction(cls, extracted: list[int], identity: dict[str, Any], **kwargs: Any) -> float:
-        weights, values = identity["weights"], identity["values"]
-        if len(weights) != len(values) or selection_problem(extracted, weights, identity["capacity"]):
+        weights, values, capacity = identity["weights"], identity["values"], identity["capacity"]
+        if len(weights) != len(values) or selection_problem(extracted, weights, capacity):
             return 0.0
-        return min(1.0, totals(extracted, weights, values)[1] / identity["optimum"])
+        floor = identity.get("floor")
+        if floor is None:
+            floor = heuristic_floor(weights, values, capacity)
+        return gap_closed(totals(extracted, weights, values)[1], floor, identity["optimum"])

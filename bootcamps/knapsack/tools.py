@@ -1,5 +1,6 @@
 """The `evaluate_selection` tool: total weight and value of a selection, or why it is not allowed. It never
-tells the optimum."""
+tells the optimum, and it answers at most `CHECKS` calls a task (enough to check an answer, too few to search
+with it)."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -7,6 +8,7 @@ from typing import Any, ClassVar
 from bc_common.bootcamp import Tool
 from bc_common.errors import ToolError
 
+from .generator import CHECKS
 from .solver import selection_problem, totals
 
 
@@ -18,7 +20,7 @@ class EvaluateSelectionTool(Tool):
         "function": {
             "name": "evaluate_selection",
             "description": "Total weight and total value of a selection of items (numbered from 1, each at most "
-                           "once), and whether it fits the capacity.",
+                           f"once), and whether it fits the capacity. At most {CHECKS} calls per task.",
             "parameters": {
                 "type": "object",
                 "properties": {"items": {"type": "array", "items": {"type": "integer"},
@@ -38,6 +40,8 @@ class EvaluateSelectionTool(Tool):
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         state = self.state(instance_id)
         state["calls"] += 1
+        if state["calls"] > CHECKS:
+            raise ToolError("budget_spent", f"this task allows {CHECKS} checks and they are spent; give your answer")
         items, weights, capacity = parameters["items"], state["weights"], state["capacity"]
         if len(items) > 4 * len(weights) + 4:
             raise ToolError("invalid_selection", f"the list has {len(items)} entries; there are only "

@@ -8,6 +8,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
+
+from bc_common.bootcamp import assistant_texts
 
 PALETTE = {"R": "red", "G": "green", "B": "blue", "Y": "yellow", "O": "orange", "P": "purple", "W": "white",
            "K": "black", "C": "cyan", "M": "magenta"}
@@ -79,3 +82,10 @@ def score_for(identity: dict, solved_at: int | None) -> float:
     if solved_at <= par:
         return 1.0
     return (budget - solved_at + 1) / (budget - par + 1)
+
+
+def guesses_per_par(trajectory: dict[str, Any]) -> float:
+    """The effort a game took: guesses played over par (the allowance for full credit)."""
+    identity = trajectory["input"]["reward_model"]["ground_truth"]
+    game = replay(identity, guesses_in(assistant_texts(trajectory["messages"])))
+    return len(game.guesses) / identity["par"]

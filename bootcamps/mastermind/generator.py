@@ -43,12 +43,14 @@ class MastermindConfig:
 
 
 class MastermindInstructionGenerator(InstructionGenerator):
-    """Identity: {pegs, colours (the letters in play), secret, budget, par}."""
+    """Identity: {pegs, colours (the letters in play), secret, budget, par}. The colours in play are the palette's
+    first `colours` letters: two tasks whose secrets differ only by renaming colours are one puzzle, and with one
+    set of letters they are one identity too, which bc-gen's deduplication then redraws."""
 
     Config = MastermindConfig
 
     def case_generator(self) -> dict[str, Any]:
-        colours = "".join(sorted(self.rng.sample(sorted(PALETTE), self.colours)))
+        colours = "".join(sorted(list(PALETTE)[:self.colours]))
         secret = "".join(self.rng.choice(colours) for _ in range(self.pegs))
         return {"pegs": self.pegs, "colours": colours, "secret": secret, "budget": self.budget,
                 "par": PAR[(self.pegs, self.colours)]}

@@ -1,6 +1,7 @@
 """Bootcamp `minesweeper`: clear a hidden board through `reveal`/`flag` tools; boards need no guessing."""
 from bc_common.bootcamp import Bootcamp, Group
 
+from .baselines import BASELINES
 from .generator import LIMITS, MinesweeperInstructionGenerator
 from .policy import MinesweeperPolicy
 from .reward import MinesweeperRewardCalculator
@@ -18,4 +19,8 @@ bootcamp = Bootcamp(
         Group("hard", {"rows": 16, "cols": 16, "mines": 40}, ratio=0.3),
     ],
     limits=LIMITS,
+    baselines=BASELINES,
+    # the board is hidden: a prompt shows only the board size and the start cell, so prompts repeat once a group
+    # has more tasks than cells (the mines, and so the tasks, differ: identities stay distinct)
+    conformance={"prompt_space": {"easy": 7 * 7, "medium": 9 * 9, "hard": 16 * 16}},
 )

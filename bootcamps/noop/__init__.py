@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bc_common.bootcamp import Bootcamp, InstructionGenerator, ReferencePolicy, RewardCalculator
+from bc_common.bootcamp import Baseline, Bootcamp, InstructionGenerator, ReferencePolicy, RewardCalculator
 
 
 class NoopInstructionGenerator(InstructionGenerator):
@@ -34,9 +34,26 @@ class NoopPolicy(ReferencePolicy):
         return {"role": "assistant", "content": f"<answer>{token}</answer>"}
 
 
+class CopyPolicy(ReferencePolicy):
+    """Baseline: answers the token as the prompt shows it (copying the visible data)."""
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        return {"role": "assistant", "content": f"<answer>{self.identity['token']}</answer>"}
+
+
+class RandomPolicy(ReferencePolicy):
+    """Baseline: a random token of the right length."""
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        token = f"{self.rng.getrandbits(64):016x}"
+        return {"role": "assistant", "content": f"<answer>{token}</answer>"}
+
+
 bootcamp = Bootcamp(
     description="Reverse a random token (no tools): the minimal bootcamp and a throughput baseline.",
     generator=NoopInstructionGenerator,
     reward=NoopRewardCalculator,
     policy=NoopPolicy,
+    baselines=[Baseline("copy", CopyPolicy, "answers the token unreversed"),
+               Baseline("random", RandomPolicy, "a random 16-digit hex token")],
 )

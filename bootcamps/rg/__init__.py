@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from bc_common.bootcamp import missing_extra
 
+__adapters__ = ("reasoning-gym",)  # its version is part of every rg/* row's stamp (bc_common.stamps)
+
 bootcamp = missing_extra("reasoning-gym", ["reasoning_gym"],
                          description="Every reasoning-gym dataset as a bootcamp rg/<dataset> (100+ single-turn "
                                      "reasoning tasks, scored by reasoning-gym's own verifiers).")

@@ -36,7 +36,10 @@ class RGInstructionGenerator(InstructionGenerator):
             try:
                 item = datasets.entry(name, params, seed, size, index)
             except Exception as exc:  # noqa: BLE001  (reasoning-gym gives up on some draws: draw again)
-                failures.append(f"reasoning-gym failed: {type(exc).__name__}: {exc}")
+                failures.append(f"reasoning-gym failed: {type(exc).__name__}: {_said(exc)}")
+                continue
+            if not isinstance(item, dict) or not isinstance(item.get("question"), str):
+                failures.append(f"reasoning-gym gave no item with a question (got {type(item).__name__})")
                 continue
             identity = make_identity(name, params, seed, size, index, item)
             problem = unanswerable(identity)
@@ -49,6 +52,15 @@ class RGInstructionGenerator(InstructionGenerator):
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         return f"{identity['question'].rstrip()}{ANSWER_FORMAT}"
+
+
+def _said(exc: BaseException) -> str:
+    """An exception's message, even where its __str__ is broken (a config field set to the wrong type can make
+    reasoning-gym raise with a list for a message)."""
+    try:
+        return str(exc)
+    except Exception:  # noqa: BLE001
+        return repr(exc.args)[:300]
 
 
 def unanswerable(identity: dict[str, Any]) -> str | None:

@@ -6,17 +6,19 @@ The figures are those of the conformance sample (seed 11, split `conformance`) w
 from __future__ import annotations
 
 CONFORMANCE_N = 200  # tasks per dataset in the conformance suite: the platform's default
-# datasets whose items take long to make or to score: a smaller sample keeps the whole rg suite within minutes
+DISTINCT_N = 100  # rows per dataset for the distinctness check (the suite scales its limits to this size)
+# datasets whose items take long to make or to score get a smaller sample, but never under the 50 items every
+# check of an adapter's dataset runs on (bc_common.conformance.thresholds: adapter_min_n)
 SAMPLE: dict[str, int] = {
-    # items take a second or more to make
-    "futoshiki": 6, "knight_swap": 6, "sokoban": 10, "zebra_puzzles": 12, "puzzle24": 20, "quantum_lock": 20,
-    "countdown": 20, "polynomial_equations": 20, "polynomial_multiplication": 50, "sudoku": 60,
-    # sympy scorers take 0.1-2 s per wrong answer (the cross-instance check grades n*(n-1) of them)
-    "intermediate_integration": 4, "simple_integration": 8,
-    # scorers of tens of milliseconds, or a breadth-first solver in the reference
-    "codeio": 15, "rubiks_cube": 20, "rush_hour": 20,
+    name: 50 for name in (
+        # items take a second or more to make
+        "futoshiki", "knight_swap", "sokoban", "zebra_puzzles", "puzzle24", "quantum_lock", "countdown",
+        "polynomial_equations", "polynomial_multiplication", "sudoku",
+        # sympy scorers take 0.1-2 s per wrong answer (the cross-instance check grades up to 1000 of them)
+        "intermediate_integration", "simple_integration",
+        # scorers of tens of milliseconds, or a breadth-first solver in the reference
+        "codeio", "rubiks_cube", "rush_hour")
 }
-
 
 # curriculum levels not offered as groups: no item of theirs has an answer the verifier accepts
 NO_ANSWER_LEVELS: dict[str, dict[str, str]] = {

@@ -1,11 +1,19 @@
 """Bootcamp `robot_arm`: plan a collision-free reach for a MuJoCo arm (planar or 6-DOF) among obstacles."""
-from bc_common.bootcamp import Bootcamp, Group, missing_extra
+from bc_common.bootcamp import Baseline, Bootcamp, Group, missing_extra
 
 DESCRIPTION = ("Plan a collision-free joint-space path that brings a MuJoCo arm (planar or 6-DOF) to a target "
                "among obstacles, visible or found through FK, collision and path-replay tools.")
 
 bootcamp = missing_extra("robotics", ["mujoco"], description=DESCRIPTION)
 if bootcamp is None:
+    from .baselines import (
+        BlindProbePolicy,
+        IgnoreObstaclesPolicy,
+        OneReplayPolicy,
+        RandomWaypointsPolicy,
+        TuckPolicy,
+    )
+    from .discovery import PROBE_BUDGET
     from .generator import RobotArmInstructionGenerator
     from .policy import RobotArmPolicy
     from .reward import RobotArmRewardCalculator
@@ -17,13 +25,28 @@ if bootcamp is None:
         reward=RobotArmRewardCalculator,
         policy=RobotArmPolicy,
         tools=[ForwardKinematicsTool, CheckCollisionTool, SimulatePathTool],
+        baselines=[Baseline("blind_probe", BlindProbePolicy, "spends every probe on fixed sweeps and collision "
+                            "checks, then answers an unverified plan around what they revealed"),
+                   Baseline("ignore_obstacles", IgnoreObstaclesPolicy, "the reach that ignores every obstacle"),
+                   Baseline("random", RandomWaypointsPolicy, "two random configurations within the limits"),
+                   Baseline("tuck", TuckPolicy, "a fixed detour over everything: fold the arm, turn the base, "
+                            "unfold onto the reach that ignores every obstacle"),
+                   Baseline("one_replay", OneReplayPolicy, "replays the reach that ignores every obstacle, then "
+                            "answers the plan around what it revealed without replaying that")],
         groups=[
-            Group("easy", {"arm": "planar", "links": 3, "min_obstacles": 2, "max_obstacles": 3, "hidden": False},
-                  ratio=0.4),
-            Group("medium", {"arm": "planar", "links": 4, "min_obstacles": 2, "max_obstacles": 4, "hidden": True},
-                  ratio=0.3),
-            Group("hard", {"arm": "spatial", "min_obstacles": 3, "max_obstacles": 5, "hidden": True}, ratio=0.3),
+            # hug: obstacles close beside the goal posture; min_rounds 3: a plan around what one replay revealed
+            # still collides; overhead: "point straight up, turn, come down" is blocked
+            Group("easy", {"arm": "planar", "links": 3, "min_obstacles": 4, "max_obstacles": 6, "hug": 4,
+                           "hidden": False}, ratio=0.4),
+            Group("medium", {"arm": "planar", "links": 4, "min_obstacles": 6, "max_obstacles": 8, "hidden": True,
+                             "min_rounds": 3}, ratio=0.3),
+            Group("hard", {"arm": "spatial", "min_obstacles": 6, "max_obstacles": 8, "overhead": True,
+                           "hidden": True, "min_rounds": 3}, ratio=0.3),
         ],
         # probing hidden obstacles takes a model more turns than the harness's defaults (5 and 20)
         limits={"max_assistant_turns": 12, "max_user_turns": 40},
+        # the tools that reveal hidden obstacles, their per-task call budget and the baseline that spends it blindly
+        # n: the attack checks' sample (default 200): a task costs 0.2-0.5 s CPU to draw and prove solvable
+        conformance={"n": 60, "hidden_state_tools": {
+            tool: {"budget": PROBE_BUDGET, "baseline": "blind_probe"} for tool in ("check_collision", "simulate_path")}},
     )

@@ -19,6 +19,8 @@ from .planner import plan
 from .world import PathReport, World, world_for
 
 MAX_ROUNDS = 3  # simulate_path calls; with the answer that is 4 assistant turns (bc-eval allows 5)
+PROBE_BUDGET = MAX_ROUNDS  # calls each of `simulate_path` and `check_collision` answer per task
+MOTION_SLACK = 1.5  # the task's replay budget: this many times the joint motion the reference procedure replays
 
 
 def visible_obstacles(identity: dict[str, Any]) -> list[dict[str, Any]]:
@@ -65,16 +67,25 @@ def replay(identity: dict[str, Any], waypoints: list[list[float]], world: World 
     return world.check_path(path, all_contacts=not first_only)
 
 
-def solve(identity: dict[str, Any], rounds: int = MAX_ROUNDS) -> tuple[list[list[float]], int] | None:
-    """(waypoints, replays used) when the reference procedure solves the task within `rounds` replays."""
+def motion(start: list[float], waypoints: list[list[float]]) -> float:
+    """The joint motion of a path (radians, summed over joints and segments): what a replay costs."""
+    path = [np.array(start, dtype=float)] + [np.array(q, dtype=float) for q in waypoints]
+    return float(sum(np.abs(b - a).sum() for a, b in zip(path[:-1], path[1:], strict=True)))
+
+
+def solve(identity: dict[str, Any], rounds: int = MAX_ROUNDS) -> tuple[list[list[float]], int, float] | None:
+    """(waypoints, replays used, joint motion replayed) when the reference procedure solves the task within
+    `rounds` replays."""
     known = merge([], visible_obstacles(identity))
+    spent = 0.0
     for used in range(1, rounds + 1):
         waypoints = plan_known(identity, known)
         if waypoints is None:
             return None
-        report = replay(identity, waypoints)
+        report = replay(identity, waypoints, first_only=True)
+        spent += motion(identity["start"], waypoints)
         if report.valid:
-            return waypoints, used
+            return waypoints, used, spent
         learned = merge(known, touched_obstacles(identity, report))
         if learned == known:  # nothing new to learn: the next plan would be the same
             return None

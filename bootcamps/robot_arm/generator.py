@@ -14,13 +14,14 @@ import numpy as np
 
 from bc_common.bootcamp import InstructionGenerator
 
-from .discovery import solve
+from .discovery import MOTION_SLACK, PROBE_BUDGET, solve
 from .prompt import render_prompt
 from .scene import PLANAR, SPATIAL
 from .world import World
 
 DECIMALS = 4  # joint angles and points in the identity (same seed => same bytes)
 SIZE_DECIMALS = 3  # lengths, radii and obstacle dimensions
+MAX_OBSTACLES = 16
 
 
 @dataclass
@@ -33,6 +34,11 @@ class RobotArmConfig:
     tolerance: float = 0.02  # metres between the end effector and the target
     margin: float = 0.02  # metres of clearance every link must keep
     require_detour: bool = True  # the straight line to the drawn goal collides and the reference path bends
+    probe_budget: int = PROBE_BUDGET  # calls each of check_collision and simulate_path answer per task
+    # replays the reference procedure must need: with 3, a plan around what one replay revealed still collides
+    min_rounds: int = 1
+    hug: int = 0  # obstacles added close beside the goal posture's links: the arm must arrive in that shape
+    overhead: bool = False  # spatial arms: the first obstacle hangs over the column ("point up, turn" is blocked)
     max_draws: int = 400
 
     def validate(self) -> None:
@@ -40,12 +46,18 @@ class RobotArmConfig:
             raise ValueError(f"arm must be {PLANAR!r} or {SPATIAL!r}")
         if not 2 <= self.links <= 6:
             raise ValueError("links must be in 2..6")
-        if not 0 <= self.min_obstacles <= self.max_obstacles <= 8:
-            raise ValueError("need 0 <= min_obstacles <= max_obstacles <= 8")
+        if not 0 <= self.min_obstacles <= self.max_obstacles <= MAX_OBSTACLES:
+            raise ValueError(f"need 0 <= min_obstacles <= max_obstacles <= {MAX_OBSTACLES}")
         if not 0.005 <= self.tolerance <= 0.2:
             raise ValueError("tolerance must be in [0.005, 0.2] metres")
         if not 0.005 <= self.margin <= 0.1:
             raise ValueError("margin must be in [0.005, 0.1] metres")
+        if not 1 <= self.probe_budget <= 20:
+            raise ValueError("probe_budget must be in 1..20")
+        if not 0 <= self.hug <= MAX_OBSTACLES - self.max_obstacles:
+            raise ValueError(f"hug must be in 0..{MAX_OBSTACLES} - max_obstacles")
+        if not 1 <= self.min_rounds <= self.probe_budget:
+            raise ValueError("min_rounds must be in 1..probe_budget")
         if not 1 <= self.max_draws <= 10_000:
             raise ValueError("max_draws must be in 1..10000")
 
@@ -61,9 +73,12 @@ class RobotArmInstructionGenerator(InstructionGenerator):
             identity = self._draw()
             if identity is None:
                 continue
-            solved = solve(identity)
+            solved = solve(identity, rounds=identity["probe_budget"])
             # a one-segment answer would need no planning: keep tasks whose reference path bends
-            if solved is not None and (len(solved[0]) >= 2 or not self.require_detour):
+            if solved is not None and (len(solved[0]) >= 2 or not self.require_detour) \
+                    and solved[1] >= self.min_rounds:
+                # replays cost joint motion: room for the reference's own probes and a half again, not for sweeps
+                identity["motion_budget"] = math.ceil(MOTION_SLACK * solved[2] * 10) / 10
                 return identity
         raise RuntimeError(f"no solvable robot_arm task in {self.max_draws} draws; loosen the config "
                            "(fewer or smaller obstacles, a larger tolerance)")
@@ -102,6 +117,11 @@ class RobotArmInstructionGenerator(InstructionGenerator):
             low = links[0]["length"] + links[0]["radius"] + math.hypot(size[0], size[-1] if len(size) < 3
                                                                         else size[1]) + self.margin
             rho, z = self.rng.uniform(min(low, 0.8 * reach), 0.9 * reach), 0.0
+        elif self.overhead and index == 0:
+            # a plate over the column, below the height of the arm pointing straight up
+            column, upper = links[0]["length"], links[1]["length"]
+            shape, size = "box", [self._u(0.08, 0.14), self._u(0.08, 0.14), self._u(0.02, 0.04)]
+            rho, z = self.rng.uniform(0.0, 0.1), self.rng.uniform(column + 0.5 * upper, column + upper)
         else:
             reach = sum(link["length"] for link in links[1:])
             low = links[0]["radius"] + 0.15  # clear of the column
@@ -132,6 +152,7 @@ class RobotArmInstructionGenerator(InstructionGenerator):
             "obstacles": [self._obstacle(i, links) for i in range(count)],
             "start": self._config(limits), "target": [0.0, 0.0, 0.0],
             "tolerance": self.tolerance, "margin": self.margin, "hidden": self.hidden,
+            "probe_budget": self.probe_budget,
         }
         world = World(identity)  # not cached: most draws are used once
         start = np.array(identity["start"])
@@ -148,5 +169,35 @@ class RobotArmInstructionGenerator(InstructionGenerator):
             if self.require_detour and world.segment_free(start, goal):
                 continue
             identity["target"] = [round(float(v), DECIMALS) + 0.0 for v in target]  # no -0.0
+            if self.hug:
+                return self._hugged(identity, world, start, goal)
             return identity
         return None
+
+    def _hugged(self, identity: dict[str, Any], world: World, start: np.ndarray,
+                goal: np.ndarray) -> dict[str, Any] | None:
+        """`identity` with `hug` spheres added beside the goal posture's links, a few centimetres clear of them
+        (so only postures near the drawn one reach the target), or None when they touch the start or the goal."""
+        points = [np.array(p) for p in world.joint_positions(goal)] + [world.end_effector(goal)]
+        links = identity["links"]
+        extra = []
+        for k in range(self.hug):
+            i = self.rng.randrange(len(points) - 1)
+            a, b = points[i], points[i + 1]
+            axis = (b - a) / max(float(np.linalg.norm(b - a)), 1e-9)
+            if self.arm == PLANAR:
+                side = np.array([-axis[1], axis[0], 0.0]) * self.rng.choice((-1.0, 1.0))
+            else:  # a random direction square to the link
+                side = np.cross(axis, [self.rng.gauss(0, 1) for _ in range(3)])
+                side /= max(float(np.linalg.norm(side)), 1e-9)
+            radius = self._u(0.03, 0.07)
+            link_radius = links[min(i, len(links) - 1)]["radius"]
+            gap = link_radius + self.margin + radius + self.rng.uniform(0.005, 0.04)
+            centre = a + (b - a) * self.rng.uniform(0.2, 1.0) + side * gap
+            extra.append({"name": f"obstacle_{len(identity['obstacles']) + k + 1}", "shape": "sphere",
+                          "pos": [round(float(v), SIZE_DECIMALS) + 0.0 for v in centre], "size": [radius]})
+        identity["obstacles"] = identity["obstacles"] + extra
+        hugged = World(identity)
+        if hugged.collides(start) or hugged.collides(goal):
+            return None
+        return identity

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .discovery import PROBE_BUDGET
 from .scene import PLANAR, joint_names, link_names
 from .world import MAX_WAYPOINTS
 
@@ -23,9 +24,10 @@ SPATIAL_ARM = ("a 6-joint arm standing on the floor (z = 0). At all-zero angles:
 
 TOOLS = ("Tools: `forward_kinematics(q)` gives the end effector's and the joints' positions for joint angles q; "
          "`check_collision(q)` lists the colliding pairs at q; `simulate_path(waypoints)` replays a path exactly "
-         "as it is graded (the first collision, every obstacle touched along the way, joint-limit violations, "
-         "the final distance to the target). Reports name the obstacles the arm touches, with their shape, "
-         "position and size.")
+         "as it is graded, stopping at the first contact as a real arm would (that collision and the obstacles in "
+         "it, joint-limit violations, the final distance to the target). Reports name the obstacles the arm touches, with their shape, "
+         "position and size. Budget in this task: `check_collision` and `simulate_path` answer {budget} calls "
+         "each{motion}; `forward_kinematics` is unlimited.")
 
 
 def _num(value: float) -> str:
@@ -54,7 +56,7 @@ def render_prompt(identity: dict[str, Any]) -> str:
                for name, (lo, hi) in zip(joint_names(identity), identity["limits"], strict=True)]
     if identity["hidden"]:
         obstacles = ("The obstacles are hidden: none are listed here. The tools report every obstacle the arm "
-                     "touches, so probe before you commit to a path.")
+                     "touches, and probes are few, so aim them at the path you mean to take.")
     elif identity["obstacles"]:
         obstacles = ("Obstacles (boxes are turned about +z by the given angle; sizes in metres):\n"
                      + "\n".join(describe_obstacle(o) for o in identity["obstacles"]))
@@ -75,7 +77,10 @@ def render_prompt(identity: dict[str, Any]) -> str:
         f"obstacle{floor} or to a link other than its neighbours. The arm moves from the start configuration "
         "through the waypoints in order, along straight lines in joint space; the whole motion, between "
         "waypoints too, must stay collision-free, and every waypoint must lie within the joint ranges.",
-        TOOLS,
+        TOOLS.format(budget=identity.get("probe_budget", PROBE_BUDGET), motion=(
+            f", and the paths you replay may move the joints {_num(identity['motion_budget'])} rad in all (the sum "
+            "over calls, segments and joints of |change in angle|; a call that would exceed it is refused and "
+            "costs nothing)" if "motion_budget" in identity else "")),
         f"Answer format: end your reply with one JSON block listing the waypoints after the start (1 to "
         f"{MAX_WAYPOINTS} of them), each a list of {n} joint angles in radians in the joint order above; the "
         "last one is where the end effector must be on target:\n"

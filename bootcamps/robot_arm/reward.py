@@ -7,19 +7,18 @@ within the tolerance of the target; 0.0 otherwise.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, ClassVar
 
 import numpy as np
 import orjson
 
+from bc_common.answer_blocks import fenced_blocks
 from bc_common.bootcamp import RewardCalculator
 
 from .discovery import replay
 from .scene import joint_count
 from .world import MAX_WAYPOINTS, world_for
 
-_FENCE_BODY = re.compile(r"\s*(?:json)?\s*(\{.*\})\s*", re.DOTALL)
 MAX_BLOCK_CHARS = 20_000  # 32 waypoints x 6 angles fit in a few kB; longer blocks are not answers
 
 _NUMBER = {"type": "number"}
@@ -36,21 +35,6 @@ _OBSTACLE = {
     },
     "additionalProperties": False,
 }
-
-
-def fenced_blocks(text: str) -> list[str]:
-    """The `{...}` bodies of ``` fences, in order, in linear time (no regex scans the whole text)."""
-    parts = text.split("```")
-    blocks, i = [], 1
-    while i < len(parts) - 1:
-        body = parts[i]
-        match = _FENCE_BODY.fullmatch(body) if len(body) <= MAX_BLOCK_CHARS else None
-        if match:
-            blocks.append(match.group(1))
-            i += 2
-        else:
-            i += 1
-    return blocks
 
 
 def parse_waypoints(block: str) -> list[list[float]] | None:
@@ -94,13 +78,15 @@ class RobotArmRewardCalculator(RewardCalculator):
             "tolerance": {"type": "number", "exclusiveMinimum": 0},
             "margin": {"type": "number", "exclusiveMinimum": 0},
             "hidden": {"type": "boolean"},
+            "probe_budget": {"type": "integer", "minimum": 1},
+            "motion_budget": {"type": "number", "exclusiveMinimum": 0},
         },
         "additionalProperties": False,
     }
 
     @staticmethod
     def extract_output(output_str: str) -> list[list[float]] | None:
-        for block in reversed(fenced_blocks(output_str)):
+        for block in reversed(fenced_blocks(output_str, max_chars=MAX_BLOCK_CHARS)):
             if '"waypoints"' in block:
                 return parse_waypoints(block)
         return None

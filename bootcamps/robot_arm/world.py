@@ -181,14 +181,14 @@ class World:
             while (hit := self.first_colliding(qs[start:])) >= 0:
                 i = start + hit
                 found = self._current_contacts()
+                for c in found:
+                    report.touched.setdefault(c.pair, segment)
                 if report.first is None:
                     report.first = {"segment": segment, "fraction": round(float(fractions[i]), 4),
                                     "q": [round(float(v), 4) + 0.0 for v in qs[i]],
                                     "contacts": [c.as_dict() for c in found]}
                     if not all_contacts:
                         return report
-                for c in found:
-                    report.touched.setdefault(c.pair, segment)
                 start = i + 1
         return report
 

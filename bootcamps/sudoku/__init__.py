@@ -1,6 +1,7 @@
 """Bootcamp `sudoku`: complete a 9x9 sudoku with one solution, graded by required techniques; a `check` tool."""
 from bc_common.bootcamp import Bootcamp, Group
 
+from .baselines import BASELINES
 from .generator import SudokuInstructionGenerator
 from .policy import SudokuPolicy
 from .reward import SudokuRewardCalculator
@@ -17,4 +18,5 @@ bootcamp = Bootcamp(
         Group("medium", {"level": 2}, ratio=0.4),
         Group("hard", {"level": 3}, ratio=0.3),
     ],
+    baselines=BASELINES,
 )

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bc_common.answer_blocks import grid_lines, last_tagged
-from bc_common.bootcamp import RewardCalculator
+from bc_common.grids import GridRewardCalculator
 
 from .grid import violations
 
-MAX_ANSWER = 4096  # a grid with spaces and box rules is under 300 characters
 
-
-class SudokuRewardCalculator(RewardCalculator):
+class SudokuRewardCalculator(GridRewardCalculator):
     """1.0 for a complete grid that breaks no rule and keeps every given, else 0 (only the last answer counts)."""
 
+    violations = staticmethod(violations)
+    max_answer = 4096  # a grid with spaces and box rules is under 300 characters
     identity_schema: ClassVar[dict[str, Any]] = {
         "type": "object",
         "required": ["givens"],
@@ -25,14 +24,3 @@ class SudokuRewardCalculator(RewardCalculator):
             "level": {"enum": [1, 2, 3]},
         },
     }
-
-    @staticmethod
-    def extract_output(output_str: str) -> list[str] | None:
-        body = last_tagged(output_str, max_length=MAX_ANSWER)
-        if body is None:
-            return None
-        return grid_lines(body) or None
-
-    @classmethod
-    def _verify_correction(cls, extracted: list[str], identity: dict[str, Any], **kwargs: Any) -> bool:
-        return not violations(extracted, identity["givens"])

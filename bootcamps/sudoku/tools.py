@@ -3,40 +3,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from bc_common.answer_blocks import grid_lines
-from bc_common.bootcamp import Tool
+from bc_common.grids import GridCheckTool, check_tool_schema
 
 from .grid import violations
 
 
-class CheckTool(Tool):
+class CheckTool(GridCheckTool):
     """Reports every broken rule of the grid against this task's givens, or that the grid is solved."""
 
-    tool_schema: ClassVar[dict[str, Any]] = {
-        "type": "function",
-        "function": {
-            "name": "check",
-            "description": "Check a sudoku grid against the rules and the givens of this puzzle. Rows are "
-                           "strings of digits 1-9 and . (empty); empty cells are allowed. Lists every broken rule.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "rows": {"type": "array", "maxItems": 32, "items": {"type": "string", "maxLength": 128},
-                             "description": "the grid, one string per row, e.g. [\"53..7....\", ...]"},
-                },
-                "required": ["rows"],
-                "additionalProperties": False,
-            },
-        },
-    }
-
-    async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
-        state = self.state(instance_id)
-        state["calls"] += 1
-        broken = violations(grid_lines("\n".join(parameters["rows"])), state["identity"]["givens"])
-        if not broken:
-            return "Solved: the grid is complete and breaks no rule.", 0.0, {"calls": state["calls"]}
-        shown = broken[:20]
-        more = f"\n... and {len(broken) - len(shown)} more" if len(broken) > len(shown) else ""
-        text = "Not solved:\n" + "\n".join(f"- {b}" for b in shown) + more
-        return text, 0.0, {"calls": state["calls"], "violations": len(broken)}
+    tool_schema: ClassVar[dict[str, Any]] = check_tool_schema(
+        "check", "sudoku", "digits 1-9", '["53..7....", ...]', max_rows=32, max_length=128)
+    violations = staticmethod(violations)

@@ -144,13 +144,20 @@ class Replay:
 
     `result`: "win" | "draw" | "loss" | "illegal" | "unfinished"; `board` is the last position (cells); `x_moves`
     and `o_moves` are the moves as the players name them (the numbers shown on the board), O's opening move
-    included; `bad_move` is the offending move when illegal."""
+    included; `bad_move` is the offending move when illegal; `best_value` is the best game value (-1, 0, 1) X
+    had at any of its turns: 1 once the opponent let X force a win."""
 
     result: str
     board: str
     x_moves: list[int | None]
     o_moves: list[int]
     bad_move: object = None
+    best_value: int = -1
+
+    @property
+    def solved(self) -> bool:
+        """The best result the opponent's play allowed: a win, or a draw when X never had a forced win."""
+        return self.result == "win" or (self.result == "draw" and self.best_value <= 0)
 
 
 def replay(identity: dict, x_moves: Iterable[int | None]) -> Replay:
@@ -162,11 +169,12 @@ def replay(identity: dict, x_moves: Iterable[int | None]) -> Replay:
     o_moves = [labels[board.index("O")]] if "O" in board else []
     played: list[int | None] = []
     result = "unfinished"
+    best = outcome_value(board, "X")
     for move in x_moves:
         played.append(move)
         cell = cell_of(labels, move)
         if result != "unfinished" or cell is None or board[cell - 1] != " ":
-            return Replay("illegal", board, played, o_moves, move)
+            return Replay("illegal", board, played, o_moves, move, best)
         board = place(board, cell, "X")
         if winner(board):
             result = "win"
@@ -180,7 +188,9 @@ def replay(identity: dict, x_moves: Iterable[int | None]) -> Replay:
                 result = "loss"
             elif " " not in board:
                 result = "draw"
-    return Replay(result, board, played, o_moves)
+            else:
+                best = max(best, outcome_value(board, "X"))
+    return Replay(result, board, played, o_moves, None, best)
 
 
 def move_in(text: str) -> int | None | str:

@@ -1,4 +1,4 @@
-"""Tic-tac-toe games against a seeded opponent of a given skill; the model plays X, either side may open."""
+"""k-in-a-row puzzles: X to move wins within a stated number of moves against a scripted defender."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,57 +6,70 @@ from typing import Any
 
 from bc_common.bootcamp import InstructionGenerator
 
-from .game import ROW_BY_ROW, labels_of, opening_board, render
+from .heuristics import FILTERED, success_chance
+from .positions import plant
+from .puzzle import has_line, render, shortest_win, to_board, wins_mask
 
-RULES = ("Reply with exactly one move per turn, written as <move>N</move> where N is the number of an empty "
-         "cell. After each of your moves I answer with mine and the new board. Three in a row wins; you succeed "
-         "if you win or draw. An occupied cell, a number outside 1-9 or a reply without a move loses at once.")
+RULES_TEXT = ("Reply with exactly one move per turn, written as <move>N</move> where N is the number of an empty "
+              "cell. After each of your moves I answer with mine and the new board. {k} in a row (a row, a column "
+              "or a diagonal) wins. You succeed only if you complete a line of {k} within your next {moves} moves; "
+              "a forced win exists whatever I play. An occupied cell, a number no cell shows or a reply without a "
+              "move loses at once.")
 
 PROMPT_TEMPLATES = (
-    "Let's play tic-tac-toe. You are X, I am O. {opening}\n\n{board}\n\n{rules}",
-    "Tic-tac-toe: you play X against me (O). Every empty cell shows its number. {opening}\n\n{board}\n\n{rules}",
-    "You are X in a game of tic-tac-toe against an opponent playing O. {opening}\n\nBoard:\n{board}\n\n{rules}",
+    "A {n}x{n} board, {k} in a row wins. You are X, I am O, and it is your move.\n\n{board}\n\n{rules}",
+    "Puzzle: X to move and win within {moves} moves on this {n}x{n} board ({k} in a row wins). You play X, I "
+    "defend as O. Every empty cell shows its number.\n\n{board}\n\n{rules}",
+    "You are X in a game of {k}-in-a-row on a {n}x{n} board against me (O). Your move.\n\nBoard:\n{board}\n\n"
+    "{rules}",
 )
+MAX_ATTEMPTS = 20_000  # a draw almost always succeeds within a few hundred
+
+
+class PuzzleNotFound(RuntimeError):
+    """No puzzle fitting the parameters in MAX_ATTEMPTS draws (a board too small for the lines asked)."""
 
 
 @dataclass
 class TicTacToeConfig:
-    min_skill: float = 0.0  # probability that the opponent plays a minimax-optimal move
-    max_skill: float = 1.0
-    o_starts: float = 0.5  # probability that O opens (its first move is then in the prompt)
-    # number the cells differently in every game (1-9 row by row when false): a move sequence played without
-    # looking at the board then lands on different cells in every game
-    shuffle_labels: bool = True
+    n: int = 5  # the board is n x n
+    k: int = 4  # stones in a row that win
+    moves: int = 3  # X wins within this many of its moves, and no sooner
 
     def validate(self) -> None:
-        if not 0.0 <= self.min_skill <= self.max_skill <= 1.0:
-            raise ValueError("need 0 <= min_skill <= max_skill <= 1")
-        if not 0.0 <= self.o_starts <= 1.0:
-            raise ValueError("o_starts must be a probability in [0, 1]")
+        if not 4 <= self.k <= self.n <= 9:
+            raise ValueError("need 4 <= k <= n <= 9")
+        if not 3 <= self.moves <= 5:
+            raise ValueError("moves must be 3, 4 or 5 (fewer: every lazy rule finds the win)")
 
 
 class TicTacToeInstructionGenerator(InstructionGenerator):
-    """Identity: {seed, skill, first, labels}; the opponent's every move follows from it, and `labels` is the
-    number each cell shows (absent: 1-9 row by row)."""
+    """Identity: {n, k, moves, board, seed}: the position (row by row, X / O / '.'), X to move, and the
+    defender's seed. Kept only when X's shortest forced win takes exactly `moves` moves and none of the lazy
+    rules (heuristics.FILTERED) can win it."""
 
     Config = TicTacToeConfig
 
     def case_generator(self) -> dict[str, Any]:
-        skill = round(self.rng.uniform(self.min_skill, self.max_skill), 2)
-        first = "O" if self.rng.random() < self.o_starts else "X"
-        identity: dict[str, Any] = {"seed": self.rng.getrandbits(32), "skill": skill, "first": first}
-        if self.shuffle_labels:
-            labels = list(ROW_BY_ROW)
-            self.rng.shuffle(labels)
-            identity["labels"] = labels
-        return identity
+        n, k, moves = self.n, self.k, self.moves
+        for _ in range(MAX_ATTEMPTS):
+            position = plant(self.rng, n, k, moves)
+            if position is None:
+                continue
+            x, o = position
+            if has_line(x, n, k) or has_line(o, n, k) or wins_mask(o, x, n, k).bit_count() > 1:
+                continue
+            shortest = shortest_win(x, o, n, k, moves)
+            if shortest is None or shortest[0] != moves:
+                continue
+            seed = self.rng.getrandbits(32)
+            if any(success_chance(rule, n, k, moves, seed, x, o) > 0 for rule in FILTERED):
+                continue
+            return {"n": n, "k": k, "moves": moves, "board": to_board(x, o, n), "seed": seed}
+        raise PuzzleNotFound(f"no {n}x{n} puzzle with {k} in a row and a {moves}-move win in {MAX_ATTEMPTS} draws")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
-        board = opening_board(identity)
-        labels = labels_of(identity)
-        if "O" in board:
-            opening = f"I opened by taking cell {labels[board.index('O')]}; your move."
-        else:
-            opening = "You move first."
+        n, k, moves = identity["n"], identity["k"], identity["moves"]
         template = PROMPT_TEMPLATES[self.rng.randrange(len(PROMPT_TEMPLATES))]
-        return template.format(opening=opening, board=render(board, labels), rules=RULES)
+        return template.format(n=n, k=k, moves=moves, board=render(identity["board"], n),
+                               rules=RULES_TEXT.format(k=k, moves=moves))

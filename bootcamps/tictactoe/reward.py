@@ -1,4 +1,4 @@
-"""Grades the whole game: X's moves from every assistant text, replayed against the identity's opponent."""
+"""Grades the whole game: X's moves from every assistant text, replayed against the identity's O."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,24 +6,42 @@ from typing import Any
 from bc_common.bootcamp import RewardCalculator
 
 from .game import labels_of, moves_in, replay
+from .puzzle import Puzzle, play
+
+
+def is_puzzle(identity: dict[str, Any]) -> bool:
+    """A k-in-a-row puzzle (`board` in the identity); otherwise a whole 3x3 game of the rows made before them."""
+    return "board" in identity
 
 
 class TicTacToeRewardCalculator(RewardCalculator):
-    """1.0 when X wins or draws; 0 for a loss, an illegal move (or one after the game ended), or an unfinished
-    game. Reads only the assistant's texts (the last `<move>N</move>` of each), never the environment's."""
+    """Puzzles: 1.0 when X completes a line within the identity's `moves` moves, else 0 (a loss, an illegal
+    move, a move after the game ended, an unfinished game). Whole 3x3 games (rows made before the puzzles): 1.0
+    for the best result the opponent's play allowed. Reads only the assistant's texts (the last
+    `<move>N</move>` of each), never the environment's."""
 
     grades = "all"
-    identity_schema = {  # kept to the simple form the fast acceptor reads; ranges are checked below
+    identity_schema = {  # kept to the simple form the fast acceptor reads; the rest is checked below
         "type": "object",
-        "required": ["seed", "skill", "first"],
+        "required": ["seed"],
         "properties": {"seed": {"type": "integer"}, "skill": {"type": "number"}, "first": {"type": "string"},
-                       "labels": {"type": "array"}},
+                       "labels": {"type": "array"}, "n": {"type": "integer"}, "k": {"type": "integer"},
+                       "moves": {"type": "integer"}, "board": {"type": "string"}},
     }
 
     @classmethod
     def check_identity(cls, identity: dict[str, Any]) -> None:
         if identity["seed"] < 0:
             raise ValueError(f"seed: must be >= 0, got {identity['seed']}")
+        if is_puzzle(identity):
+            for key in ("n", "k", "moves"):
+                if key not in identity:
+                    raise ValueError(f"{key}: missing (a puzzle needs n, k, moves, board, seed)")
+            Puzzle.of(identity)  # raises naming the key
+            return
+        for key in ("skill", "first"):
+            if key not in identity:
+                raise ValueError(f"{key}: missing (a whole game needs seed, skill, first)")
         if not 0 <= identity["skill"] <= 1:
             raise ValueError(f"skill: must be in [0, 1], got {identity['skill']}")
         if identity["first"] not in ("X", "O"):
@@ -39,4 +57,6 @@ class TicTacToeRewardCalculator(RewardCalculator):
 
     @classmethod
     def _verify_correction(cls, extracted: list[int | None], identity: dict[str, Any], **kwargs: Any) -> float:
-        return 1.0 if replay(identity, extracted).result in ("win", "draw") else 0.0
+        if is_puzzle(identity):
+            return 1.0 if play(Puzzle.of(identity), extracted).solved else 0.0
+        return 1.0 if replay(identity, extracted).solved else 0.0

@@ -1,4 +1,5 @@
-"""The `tour_length` tool: the length of a proposed tour, or why it is not a tour. It never tells the optimum."""
+"""The `tour_length` tool: the length of a proposed tour, or why it is not a tour. It never tells the optimum,
+and it answers at most `CHECKS` calls a task (enough to check an answer, too few to search with it)."""
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -6,6 +7,7 @@ from typing import Any, ClassVar
 from bc_common.bootcamp import Tool
 from bc_common.errors import ToolError
 
+from .generator import CHECKS
 from .solver import matrix, tour_length, tour_problem
 
 
@@ -17,7 +19,7 @@ class TourLengthTool(Tool):
         "function": {
             "name": "tour_length",
             "description": "Length of a closed tour (cities numbered from 1, each visited once, the return to the "
-                           "first city included), or what is wrong with the list.",
+                           f"first city included), or what is wrong with the list. At most {CHECKS} calls per task.",
             "parameters": {
                 "type": "object",
                 "properties": {"tour": {"type": "array", "items": {"type": "integer"},
@@ -37,6 +39,8 @@ class TourLengthTool(Tool):
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         state = self.state(instance_id)
         state["calls"] += 1
+        if state["calls"] > CHECKS:
+            raise ToolError("budget_spent", f"this task allows {CHECKS} checks and they are spent; give your answer")
         tour, n = parameters["tour"], len(state["dist"])
         if len(tour) > 4 * n + 4:
             raise ToolError("invalid_tour", f"the list has {len(tour)} entries; there are only {n} cities")

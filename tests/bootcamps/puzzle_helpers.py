@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from typing import Any
 
@@ -92,3 +93,32 @@ def assert_fast_zero(reward_cls: type, identity: dict[str, Any], texts=HOSTILE, 
             best = min(best, time.perf_counter() - started)
         assert score == 0.0, text[:60]
         assert best < budget, (text[:60], best)
+
+
+def policy_scores(bootcamp: str, model: str, *, group: str, n: int = 30, seed: int = 5) -> list[float]:
+    """The scores of `model` (`builtin:reference`, `builtin:noisy`, `builtin:baseline/NAME`) on the first `n`
+    tasks of one group, each played through bc-eval's rollout loop."""
+    from bc_common.builtin_model import BuiltinModel
+    from bc_common.environment import Environments
+    from bc_common.rollout import run_trajectory
+
+    rows = _rows(bootcamp, group, n, seed)
+    env = Environments().get(rows[0]["data_source"])
+
+    async def run() -> list[float]:
+        out = []
+        for row in rows:
+            trajectory = await run_trajectory(row, 0, BuiltinModel(model), env, model_name=model)
+            out.append(float(trajectory["score"] or 0.0))
+        return out
+
+    return asyncio.run(run())
+
+
+@functools.cache
+def _rows(bootcamp: str, group: str, n: int, seed: int) -> list[dict[str, Any]]:
+    """The first `n` task rows of a group (kept: several policies play the same tasks)."""
+    from bc_common.tasks import TaskSet
+
+    tasks = TaskSet(bootcamp, seed=seed, split="baseline-test", groups=[group])
+    return [tasks[i] for i in range(n)]

@@ -11,7 +11,7 @@ from bootcamps.binairo.rules import violations
 from bootcamps.binairo.solver import count_solutions, solutions
 from bootcamps.binairo.tools import CheckGridTool
 
-from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, runtime_call
+from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, policy_scores, runtime_call
 
 SOLVED = ["101010", "010011", "100101", "011010", "010101", "101100"]
 GIVENS = ["1.1...", "......", "...1..", "0.....", "......", ".....0"]
@@ -188,3 +188,19 @@ def test_identity_schema_accepts_generated_and_refuses_malformed_identities():
         assert list(schema.iter_errors(bad))
     assert answer(SOLVED, {"size": 8, "givens": GIVENS}) == 0.0  # size and givens disagree: refused, no crash
     assert answer(SOLVED, {"size": 6, "givens": GIVENS[:5] + ["....."]}) == 0.0
+
+
+@pytest.mark.parametrize("group", ["easy", "hard"])
+@pytest.mark.parametrize("baseline", ["copy", "first_legal", "random", "alternating"])
+def test_the_cheap_grids_earn_nothing(baseline, group):
+    scores = policy_scores("binairo", f"builtin:baseline/{baseline}", group=group, n=20)
+    assert sum(scores) <= 1, scores
+
+
+def test_no_generated_puzzle_falls_to_greedy_filling():
+    from bc_common.grids import fill_in_order, greedy_solves
+
+    for identity in identities(Generator, 40, size=6, extra_givens=0.3):
+        assert not greedy_solves(identity["givens"], "01", violations)
+        assert Reward.verify_score("<answer>\n" + "\n".join(fill_in_order(identity["givens"], "01", violations))
+                                   + "\n</answer>", identity) == 0.0

@@ -1,5 +1,6 @@
-"""financial_forecast beyond the conformance suite: consistent statements, the exact forecast, the tools, and the
-cheats that must fail (a broken balance sheet that matches most figures, a copy of last year)."""
+"""financial_forecast beyond the conformance suite: consistent statements, the trend forecast, the tools, and the
+cheats that must fail (a broken balance sheet that matches most figures, a copy of last year, all zeros, last
+year's drivers carried forward)."""
 from __future__ import annotations
 
 import asyncio
@@ -17,6 +18,7 @@ from bootcamps.financial_forecast.policy import FinancialForecastPolicy, answer_
 from bootcamps.financial_forecast.reward import FinancialForecastRewardCalculator, grade
 from bootcamps.financial_forecast.statements import LINES, balance_gaps, project_year
 from bootcamps.financial_forecast.tools import CheckForecastTool, LookupStatementTool, RatioTool
+from bootcamps.financial_forecast.trend import TREND_DRIVERS, forecast_drivers, linear_trend, reported_drivers
 
 VERIFY = FinancialForecastRewardCalculator.verify_score
 
@@ -57,7 +59,8 @@ def test_statements_are_consistent_every_year_and_industries_differ() -> None:
         assert all(c.passed for c in grade({k: Decimal(v) for k, v in identity["exact_forecast"].items()}, identity))
     margins = {}
     for identity in IDENTITIES:
-        margins.setdefault(identity["industry"], []).append(float(identity["assumptions"]["gross_margin"]))
+        first = identity["history"][min(identity["history"])]
+        margins.setdefault(identity["industry"], []).append(first["gross_profit"] / first["revenue"])
     assert min(margins["software"]) > max(margins["retail"])  # drivers follow the industry
 
 
@@ -190,3 +193,53 @@ def test_prompt_states_the_assumptions_but_not_the_answer() -> None:
         assert str(identity["exact_forecast"][line]) not in prompt
     assert answer_text(identity["exact_forecast"]).count("\n") == 3
     assert set(identity["required_lines"]) == set(LINES)
+
+
+def test_linear_trend_is_the_least_squares_line() -> None:
+    points = [(2019, Decimal("0.300")), (2020, Decimal("0.310")), (2021, Decimal("0.320"))]
+    assert linear_trend(points, 2022) == Decimal("0.33")
+    noisy = [(2019, Decimal(50)), (2020, Decimal(54)), (2021, Decimal(55)), (2022, Decimal(61))]
+    # slope = sum((x - 2020.5)(y - 55)) / 5 = 17 / 5 = 3.4; at 2023: 55 + 3.4 x 2.5 = 63.5
+    assert linear_trend(noisy, 2023) == Decimal("63.5")
+    assert linear_trend([(2020, Decimal("0.05"))], 2023) == Decimal("0.05")
+
+
+def test_drivers_read_off_the_statements_make_the_exact_forecast() -> None:
+    for identity in IDENTITIES:
+        history = identity["history"]
+        read = reported_drivers(history)
+        years = len(history)
+        assert {len(p) for n, p in read.items() if n in ("revenue_growth", "depreciation_rate")} == {years - 1}
+        assert {len(p) for n, p in read.items() if n not in ("revenue_growth", "depreciation_rate")} == {years}
+        drivers = forecast_drivers(history, int(identity["forecast_year"]))
+        assert {k: identity["assumptions"][k] for k in TREND_DRIVERS} == drivers
+        assert project_year(history[max(history)], identity["assumptions"]) == identity["exact_forecast"]
+
+
+def test_prompt_shows_no_reported_figure_and_no_forecast_driver() -> None:
+    for identity in IDENTITIES[:20]:
+        prompt = FinancialForecastInstructionGenerator().prompt_func(identity)
+        last = identity["history"][max(identity["history"])]
+        for line in ("revenue", "cogs", "receivables", "ppe", "term_debt"):
+            assert str(last[line]) not in prompt  # the data is read through `lookup_statement` only
+        for name in TREND_DRIVERS:
+            assert identity["assumptions"][name] not in prompt and f"- {name} = " in prompt
+
+
+@pytest.mark.parametrize("group", ["easy", "medium", "hard"])
+def test_baselines_score_low_in_every_group(group: str) -> None:
+    from bc_common.builtin_model import baseline_trajectory
+    from bc_common.catalog import get_bootcamp
+    from bc_common.environment import Environments
+    from bc_common.tasks import TaskSet
+
+    tasks = TaskSet(get_bootcamp("financial_forecast"), seed=3, split="test", groups=[group])
+    rows = [tasks[i] for i in range(30)]
+    envs = Environments()
+    for name in ("zeros", "copy_last", "last_drivers"):
+        async def run_all(name: str = name) -> list[dict[str, Any]]:
+            return [await baseline_trajectory(r, envs.get(r["data_source"]), name) for r in rows]
+
+        scores = [float(t["score"] or 0.0) for t in asyncio.run(run_all())]
+        assert sum(scores) / len(scores) <= 0.1, (group, name, scores)
+        assert max(scores) < 1.0, (group, name)

@@ -7,6 +7,7 @@ import itertools
 import random
 from typing import Any
 
+import orjson
 import pytest
 
 pytest.importorskip("pokerkit")
@@ -16,6 +17,7 @@ from pokerkit import StandardHighHand  # noqa: E402
 from bc_common.errors import ToolError  # noqa: E402
 from bc_common.seeding import RecordRandom  # noqa: E402
 from bootcamps.holdem.actions import Action, legalize, menu, parse_action  # noqa: E402
+from bootcamps.holdem.credit import legal_values  # noqa: E402
 from bootcamps.holdem.equity import combo_equities  # noqa: E402
 from bootcamps.holdem.ev import Spot  # noqa: E402
 from bootcamps.holdem.evaluator import (  # noqa: E402
@@ -178,8 +180,8 @@ def test_illegal_sizes_score_zero() -> None:
     assert legalize(Action("allin"), spot) == Action("raise", 100)
     identity = next(i for i in _decisions(10, streets="river") if i["menu"])
     for amount in (identity["spot"]["max_raise_to"] + 1, identity["menu"][0] - 1):
-        best_ev = max(max(v.values()) if k == "raise" else v for k, v in identity["evs"].items())
-        assert VERIFY(f"<action>raise {amount}</action><ev>{best_ev}</ev><equity>{identity['equity']}</equity>",
+        table = orjson.dumps(legal_values(identity["evs"])).decode()
+        assert VERIFY(f"<action>raise {amount}</action><evs>{table}</evs><equity>{identity['equity']}</equity>",
                       identity) == 0.0
 
 
@@ -191,22 +193,64 @@ def test_parse_action_reads_the_last_tag_and_rejects_junk() -> None:
     assert parse_action("no tag") is None
 
 
-def test_constant_call_scores_only_where_call_is_truly_best_over_500_spots() -> None:
+def test_constant_call_stating_only_its_own_ev_earns_little_over_500_spots() -> None:
     spots = _decisions(500, streets="turn,river")
     call_best = 0
-    call_scores_one = 0
+    credits = []
     for identity in spots:
-        evs = identity["evs"]
+        values = legal_values(identity["evs"])
         call_best += identity["best"]["kind"] == "call"
         # the most generous cheat: the constant action with its true EV and hero's true equity stated
-        ev = evs.get("call", 0.0)
-        call_scores_one += VERIFY(f"<action>call</action><ev>{ev}</ev><equity>{identity['equity']}</equity>",
-                                  identity) == 1.0
-        assert VERIFY("<action>call</action><ev>0</ev><equity>0.5</equity>", identity) < 1.0
-    assert call_scores_one <= call_best
+        own = {"call": values["call"]} if "call" in values else {"check": values["check"]}
+        action = "call" if "call" in values else "check"
+        text = f"<action>{action}</action><evs>{orjson.dumps(own).decode()}</evs><equity>{identity['equity']}</equity>"
+        credits.append(VERIFY(text, identity))
+        assert credits[-1] <= 1 / len(values) + 1e-9  # one EV of the table stated
+        assert VERIFY("<action>call</action><evs>{\"call\": 0}</evs><equity>0.5</equity>", identity) < 1.0
+    assert sum(credits) / len(credits) < 0.2
     assert call_best < 0.5 * len(spots)
     kinds = {i["best"]["kind"] for i in spots}
     assert kinds == {"fold", "check", "call", "raise"}
+
+
+def test_credit_is_the_table_share_times_the_ev_kept() -> None:
+    identity = next(i for i in _decisions(20, streets="river") if i["best"]["kind"] == "raise")
+    values = legal_values(identity["evs"])
+    equity = identity["equity"]
+    best = max(values, key=values.get)
+
+    def verify(action: str, table: dict[str, float], stated_equity: float = equity) -> float:
+        return VERIFY(f"<action>{action}</action><evs>{orjson.dumps(table).decode()}</evs>"
+                      f"<equity>{stated_equity}</equity>", identity)
+
+    assert verify(best, values) == 1.0
+    assert verify(best, {("allin" if k == f"raise {identity['menu'][-1]}" else k): v for k, v in values.items()}) == 1.0
+    assert verify(best, values, equity + 0.01) == 0.0  # the equity must be the spot's
+    missing = dict(values)
+    del missing[next(k for k in values if k != best)]
+    assert verify(best, missing) == pytest.approx((len(values) - 1) / len(values))
+    passive = "check" if "check" in values else "fold"
+    lost = values[best] - values[passive]
+    expected = max(0.0, 1 - lost / (identity["spot"]["pot"] / 4))
+    assert verify(passive, values) == pytest.approx(expected) and expected < 1.0
+
+
+@pytest.mark.parametrize("group", ["river_turn", "early", "hand"])
+def test_passive_baselines_score_low(group: str) -> None:
+    from bc_common.builtin_model import baseline_trajectory
+    from bc_common.catalog import get_bootcamp
+    from bc_common.environment import Environments
+    from bc_common.tasks import TaskSet
+
+    tasks = TaskSet(get_bootcamp("holdem"), seed=4, split="test", groups=[group])
+    rows = [tasks[i] for i in range(25)]
+    envs = Environments()
+    for name in ("check_fold", "pot_odds"):
+        async def run_all(name: str = name) -> list[dict[str, Any]]:
+            return [await baseline_trajectory(r, envs.get(r["data_source"]), name) for r in rows]
+
+        scores = [float(t["score"] or 0.0) for t in asyncio.run(run_all())]
+        assert sum(scores) / len(scores) <= 0.25 and sum(s >= 1.0 for s in scores) <= 1, (group, name, scores)
 
 
 def test_hand_reference_scores_one_and_the_interaction_agrees_with_the_verifier() -> None:
@@ -215,7 +259,7 @@ def test_hand_reference_scores_one_and_the_interaction_agrees_with_the_verifier(
         assert VERIFY(messages, identity) == 1.0
         texts = [m["content"] for m in messages if m["role"] == "assistant" and not m.get("tool_calls")]
         assert len(texts) <= 4
-        log = replay(identity, [(parse_action(t), 0.0, 0.5) for t in texts])
+        log = replay(identity, [(parse_action(t), None, 0.5) for t in texts])
         assert log.result in ("folded", "villain folded", "showdown")
 
 
@@ -231,7 +275,7 @@ def test_hand_illegal_action_ends_the_hand_with_zero_and_unfinished_hands_are_no
         iid = await table.start_interaction(None, identity=identity)
         return await table.generate_response(iid, [{"role": "assistant", "content": text}])
 
-    illegal = "<action>raise 3</action><ev>1</ev><equity>0.5</equity>"  # below the minimum raise
+    illegal = "<action>raise 3</action><evs>{\"raise 3\": 1}</evs><equity>0.5</equity>"  # below the minimum
     done, text, score, extra = asyncio.run(reply(illegal))
     assert done and score == 0.0 and extra["result"] == "illegal" and "Illegal" in text
     assert VERIFY([illegal], identity) == 0.0

@@ -21,6 +21,8 @@ from bootcamps.minesweeper.reward import MinesweeperRewardCalculator, reveal_mov
 from bootcamps.minesweeper.solver import deduce, solve
 from bootcamps.minesweeper.tools import FlagTool, RevealTool
 
+from .puzzle_helpers import policy_scores
+
 VERIFY = MinesweeperRewardCalculator.verify_score
 SMALL = {"rows": 7, "cols": 7, "mines": 7}  # the easy group
 
@@ -239,3 +241,16 @@ def test_generated_identities_match_the_identity_schema() -> None:
     for seed in range(20):
         assert not list(validator.iter_errors(_task(seed)))
     assert list(validator.iter_errors({"rows": 9, "cols": 9, "mines": [[1]], "start": [1, 1]}))
+
+
+@pytest.mark.parametrize("group", ["easy", "medium"])
+@pytest.mark.parametrize("baseline", ["random", "reading_order", "corners", "start_only"])
+def test_the_cheap_ways_to_play_earn_almost_nothing(baseline, group):
+    scores = policy_scores("minesweeper", f"builtin:baseline/{baseline}", group=group, n=30)
+    assert sum(scores) <= 1, scores
+
+
+def test_noisy_play_loses_more_on_bigger_boards():
+    easy = policy_scores("minesweeper", "builtin:noisy", group="easy", n=30)
+    hard = policy_scores("minesweeper", "builtin:noisy", group="hard", n=30)
+    assert sum(hard) < sum(easy) < 0.6 * len(easy)

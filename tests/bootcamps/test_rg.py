@@ -4,6 +4,7 @@ sample a user runs with bc-gen | bc-eval."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import subprocess
 import sys
@@ -13,10 +14,12 @@ from pathlib import Path
 import orjson
 import pytest
 
+from bc_common import catalog
 from bc_common.builtin_model import reference_trajectory
 from bc_common.catalog import available, load
 from bc_common.environment import Environments
 from bc_common.errors import ConfigError, RegistryError
+from bc_common.extras import install_hint
 from bc_common.tasks import TaskSet
 
 BIN = Path(sys.executable).parent
@@ -24,6 +27,21 @@ ROOT = Path(__file__).resolve().parents[2]
 needs_rg = pytest.mark.skipif(not __import__("importlib").util.find_spec("reasoning_gym"),
                               reason="needs the reasoning-gym extra")
 _ENVS = Environments()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def include_withheld_datasets():
+    """These tests exercise the adapter on datasets the conformance suite withholds by default (the known
+    offenders among them): opt in for this module only (subprocesses inherit it)."""
+    saved = os.environ.get("BC_INCLUDE_KNOWN_ISSUES")
+    os.environ["BC_INCLUDE_KNOWN_ISSUES"] = "1"
+    catalog.clear_cache()
+    yield
+    if saved is None:
+        del os.environ["BC_INCLUDE_KNOWN_ISSUES"]
+    else:
+        os.environ["BC_INCLUDE_KNOWN_ISSUES"] = saved
+    catalog.clear_cache()
 
 
 def identity(name: str, index: int = 0, seed: int = 2, **kw) -> dict:
@@ -42,10 +60,10 @@ def test_without_the_extra_rg_is_listed_unavailable_with_the_install_hint() -> N
                "main(['rg/leg_counting', '-n', '1'])\n")
     proc = subprocess.run([sys.executable, "-c", blocked], capture_output=True, cwd=ROOT, timeout=120)
     facts = orjson.loads(proc.stdout.splitlines()[0])
-    assert facts["available"] is False and facts["install"] == "pip install 'bootcamp-harness[reasoning-gym]'"
+    assert facts["available"] is False and facts["install"] == install_hint("reasoning-gym")
     assert "reasoning_gym" in facts["reason"]
     assert proc.returncode == 2
-    assert b"pip install 'bootcamp-harness[reasoning-gym]'" in proc.stderr
+    assert install_hint("reasoning-gym").encode() in proc.stderr
 
 
 @needs_rg
@@ -263,6 +281,6 @@ def test_known_issues_are_expected_failures_with_their_reason() -> None:
     suite = pytest_suite(["rg/acre"])
     params = suite.pytestmark[0].args[1]
     marked = {p.values[1]: p.marks for p in params}
-    assert [m.name for m in marked["cross_instance_answers"]] == ["xfail"]
+    assert [m.name for m in marked["cross_instance_answers"] if m.name != "xdist_group"] == ["xfail"]
     assert issues["cross_instance_answers"] in marked["cross_instance_answers"][0].kwargs["reason"]
-    assert not marked["reference_scores_one"]
+    assert not [m for m in marked["reference_scores_one"] if m.name != "xdist_group"]

@@ -223,7 +223,7 @@ def test_tools_report_kinematics_collisions_and_the_graded_replay() -> None:
     assert reward == 0.0 and hit["collision"] and hit["contacts"][0]["between"] == ["link_2", "obstacle_1"]
     assert hit["obstacles"] == [WALL]
     free, _ = _call(CheckCollisionTool, WALL_TASK, {"q": [0.6, 0.0]})
-    assert free == {"collision": False, "contacts": [], "obstacles": [], "limit_violations": []}
+    assert free == {"collision": False, "contacts": [], "obstacles": [], "limit_violations": [], "calls_left": 2}
     path, reward = _call(SimulatePathTool, WALL_TASK, {"waypoints": [[-0.6, 0.0]]})
     assert reward == 0.0 and not path["valid"] and path["on_target"]
     assert path["first_collision"]["from"] == "start" and path["first_collision"]["to"] == "waypoint 0"
@@ -233,6 +233,20 @@ def test_tools_report_kinematics_collisions_and_the_graded_replay() -> None:
     limits, _ = _call(SimulatePathTool, WALL_TASK, {"waypoints": [[0.6, 3.5], [-0.6, 0.0]]})  # limit is 3.0
     assert not limits["valid"] and limits["limit_violations"][0]["waypoint"] == "waypoint 0"
     assert "note" in limits
+
+
+def test_a_replay_stops_at_the_first_contact_and_reveals_only_what_it_met() -> None:
+    """Like a real arm halting at contact: sweeping through two walls reports the first one only, so a blind sweep
+    reveals one obstacle, not everything on its way."""
+    second = dict(WALL, name="obstacle_2", pos=[round(0.65 * math.cos(-0.3), 3), round(0.65 * math.sin(-0.3), 3),
+                                                 0.0], yaw=-0.3)
+    task = dict(WALL_TASK, obstacles=[WALL, second])
+    path, _ = _call(SimulatePathTool, task, {"waypoints": [[-0.6, 0.0]]})
+    assert path["obstacles"] == [WALL] and path["touched"] == [{"between": ["link_2", "obstacle_1"],
+                                                                 "first_on_way_to": "waypoint 0"}]
+    assert [o["name"] for o in path["obstacles"]] == ["obstacle_1"]
+    assert replay(task, [[-0.6, 0.0]], first_only=False).touched.keys() == {("link_2", "obstacle_1"),
+                                                                              ("link_2", "obstacle_2")}
 
 
 def test_tools_reject_bad_arguments_with_typed_errors() -> None:
@@ -269,6 +283,9 @@ def test_generated_tasks_are_deterministic_valid_and_solvable(tasks: list[dict[s
         assert solved is not None and len(solved[0]) >= 2  # solvable, and not by one straight segment
         assert VERIFY(answer(solved[0]), identity) == 1.0
         assert VERIFY(answer([identity["start"]]), identity) == 0.0  # the start is far from the target
+        assert identity["motion_budget"] >= solved[2] and identity["probe_budget"] == 3
+        if identity["hidden"]:  # min_rounds 3: a plan around what one replay revealed still collides
+            assert solved[1] == 3
     assert kinds == {("planar", False), ("planar", True), ("spatial", True)}
 
 
@@ -285,9 +302,24 @@ def test_hidden_obstacles_stay_out_of_the_prompt(tasks: list[dict[str, Any]]) ->
 
 def test_config_bounds_are_checked() -> None:
     for bad in ({"arm": "humanoid"}, {"links": 9}, {"min_obstacles": 4, "max_obstacles": 2}, {"margin": 0.0},
-                {"tolerance": 5.0}, {"max_draws": 0}):
+                {"tolerance": 5.0}, {"max_draws": 0}, {"probe_budget": 0}, {"min_rounds": 4}, {"min_rounds": 0},
+                {"hug": 15}, {"max_obstacles": 17}):
         with pytest.raises(Exception, match="must|need"):
             RobotArmInstructionGenerator(**bad)
+
+
+def test_hugging_obstacles_sit_beside_the_goal_posture_clear_of_start_and_goal() -> None:
+    generator = RobotArmInstructionGenerator(min_obstacles=2, max_obstacles=2, hug=4)
+    generator.rng = random.Random(1)
+    identity = generator.case_generator()
+    hugging = identity["obstacles"][2:]
+    assert len(hugging) == 4 and {o["shape"] for o in hugging} == {"sphere"}
+    assert [o["name"] for o in identity["obstacles"]] == [f"obstacle_{i}" for i in range(1, 7)]
+    world = world_for(identity)
+    assert not world.collides(np.array(identity["start"])) and solve(identity) is not None
+    # every hugging sphere is a few centimetres from an arm that reaches the target: the arm must pass beside it
+    reach = sum(link["length"] for link in identity["links"])
+    assert all(math.dist(o["pos"], [0.0, 0.0, 0.0]) < reach + 0.2 for o in hugging)
 
 
 # -- the reference policy -----------------------------------------------------------------------------------------
@@ -309,3 +341,80 @@ def test_the_policy_plans_only_around_obstacles_the_tools_reported(tasks: list[d
     assert replanned == plan_known(identity, report["obstacles"]) != args["waypoints"]
     wrong = policy.respond(messages, wrong=True)
     assert "tool_calls" not in wrong and VERIFY(wrong["content"], identity) == 0.0
+
+
+# -- probes on a budget, and the baselines ------------------------------------------------------------------------
+def test_probes_are_budgeted_in_calls_and_in_replayed_motion() -> None:
+    async def go() -> list[Any]:
+        identity = dict(WALL_TASK, probe_budget=2, motion_budget=2.5)
+        out: list[Any] = []
+        for cls, args in ((CheckCollisionTool, {"q": [0.6, 0.0]}), (SimulatePathTool, {"waypoints": [[-0.6, 0.0]]})):
+            tool = cls()
+            instance = await tool.create(identity=identity)
+            for _ in range(3):
+                try:
+                    out.append(orjson.loads((await tool.execute(instance, args))[0]))
+                except ToolError as exc:
+                    out.append(exc.kind)
+            await tool.release(instance)
+        tool = SimulatePathTool()
+        instance = await tool.create(identity=identity)
+        try:  # a sweep longer than the whole motion budget is refused and costs no call
+            await tool.execute(instance, {"waypoints": [[2.9, 2.9]]})
+        except ToolError as exc:
+            out.append(exc.kind)
+        out.append(orjson.loads((await tool.execute(instance, {"waypoints": [[-0.6, 0.0]]}))[0]))
+        return out
+
+    checks = asyncio.run(go())
+    assert [c["calls_left"] for c in checks[:2]] == [1, 0] and checks[2] == "budget_exhausted"
+    assert [c["calls_left"] for c in checks[3:5]] == [1, 0] and checks[5] == "budget_exhausted"
+    assert checks[4]["motion_left"] == pytest.approx(2.5 - 2 * 1.2)
+    assert checks[6] == "budget_exhausted" and checks[7]["calls_left"] == 1
+
+
+def test_prompt_states_the_probe_budget(tasks: list[dict[str, Any]]) -> None:
+    for row in tasks:
+        identity = row["reward_model"]["ground_truth"]
+        prompt = row["prompt"][0]["content"]
+        assert "answer 3 calls each" in prompt and f"{identity['motion_budget']!r} rad in all" in prompt
+
+
+def test_cheap_baselines_score_zero(tasks: list[dict[str, Any]]) -> None:
+    from bc_common.builtin_model import baseline_trajectory
+    from bc_common.environment import Environments
+
+    envs = Environments()
+    for name in ("ignore_obstacles", "random"):
+        async def run_all(name: str = name) -> list[dict[str, Any]]:
+            return [await baseline_trajectory(r, envs.get(r["data_source"]), name) for r in tasks]
+
+        assert [t["score"] for t in asyncio.run(run_all())] == [0.0] * len(tasks), name
+
+
+def test_lazy_baselines_play_what_they_declare(tasks: list[dict[str, Any]]) -> None:
+    """`tuck` folds within the joint limits without tools; `one_replay` replays the obstacle-ignoring reach once and
+    answers, unreplayed, the plan around what that replay revealed (measured scores: README's reward section)."""
+    from bc_common.builtin_model import baseline_trajectory
+    from bc_common.environment import Environments
+    from bootcamps.robot_arm.baselines import tucked
+    from bootcamps.robot_arm.policy import learned_obstacles
+
+    envs = Environments()
+    for row in tasks[:6]:
+        identity = row["reward_model"]["ground_truth"]
+        world = world_for(identity)
+        for base in (identity["start"][0], identity["limits"][0][0]):
+            folded = np.array(tucked(identity, base))
+            assert world.limit_violations(folded) == []
+            if identity["arm"] == "spatial":  # pointing straight up meets the plate hung over the column
+                assert world.collides(folded)
+        tuck = asyncio.run(baseline_trajectory(row, envs.get(row["data_source"]), "tuck"))
+        assert not any(m.get("tool_calls") for m in tuck["messages"] if m["role"] == "assistant")
+        replayed = asyncio.run(baseline_trajectory(row, envs.get(row["data_source"]), "one_replay"))
+        calls = [c for m in replayed["messages"] if m["role"] == "assistant" for c in m.get("tool_calls") or []]
+        assert [c["function"]["name"] for c in calls] == ["simulate_path"]
+        assert orjson.loads(calls[0]["function"]["arguments"])["waypoints"] == plan_known(identity, [])
+        report = orjson.loads(next(m["content"] for m in replayed["messages"] if m["role"] == "tool"))
+        final = RobotArmRewardCalculator.extract_output(replayed["messages"][-1]["content"])
+        assert final == plan_known(identity, learned_obstacles([("simulate_path", {}, report)]))

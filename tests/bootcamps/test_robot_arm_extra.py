@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from bc_common.extras import install_hint
+
 HIDE_MUJOCO = "import sys; sys.modules['mujoco'] = None\n"  # import mujoco now fails; find_spec says missing
 
 
@@ -19,7 +21,7 @@ def test_without_mujoco_the_bootcamp_is_unavailable_with_the_install_hint() -> N
                 "print('robot_arm' in available(), 'robot_arm' in available(include_unavailable=True))\n"
                 "print('arithmetic' in available())\n")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[:3] == ["False pip install 'bootcamp-harness[robotics]'", "False True", "True"]
+    assert done.stdout.split("\n")[:3] == [f"False {install_hint('robotics')}", "False True", "True"]
 
 
 def test_without_mujoco_bc_gen_lists_it_and_refuses_it_with_exit_2() -> None:
@@ -27,4 +29,4 @@ def test_without_mujoco_bc_gen_lists_it_and_refuses_it_with_exit_2() -> None:
     assert "robot_arm" in listed.stdout + listed.stderr and "robotics" in listed.stdout + listed.stderr
     refused = _run("from bc_gen.cli import main\nmain(['robot_arm', '-n', '1'])\n")
     assert refused.returncode == 2
-    assert "bootcamp-harness[robotics]" in refused.stderr
+    assert install_hint("robotics") in refused.stderr

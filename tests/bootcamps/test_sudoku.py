@@ -12,7 +12,7 @@ from bootcamps.sudoku.reward import SudokuRewardCalculator as Reward
 from bootcamps.sudoku.solver import count_solutions, solutions
 from bootcamps.sudoku.tools import CheckTool
 
-from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, runtime_call
+from .puzzle_helpers import assert_fast_zero, call_tool, identities, play, policy_scores, runtime_call
 
 GIVENS = ["53..7....", "6..195...", ".98....6.", "8...6...3", "4..8.3..1", "7...2...6", ".6....28.",
           "...419..5", "....8..79"]
@@ -240,3 +240,9 @@ def test_identity_schema_accepts_generated_and_refuses_malformed_identities():
     for bad in ({"level": 1}, {"givens": GIVENS[:8]}, {"givens": ["0" * 9] * 9}, {"givens": GIVENS, "level": 4}):
         assert list(schema.iter_errors(bad))
     assert answer(SOLVED, {"givens": GIVENS[:8] + ["...."]}) == 0.0  # malformed givens: refused, no crash
+
+
+@pytest.mark.parametrize("baseline", ["copy", "first_legal", "row_fill", "random"])
+def test_the_cheap_grids_earn_nothing(baseline):
+    scores = policy_scores("sudoku", f"builtin:baseline/{baseline}", group="easy", n=15)
+    assert sum(scores) == 0, scores

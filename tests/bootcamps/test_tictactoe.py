@@ -1,5 +1,6 @@
-"""tictactoe beyond the conformance suite: the seeded opponent, the replay rules, and the interaction and the
-verifier agreeing on every game, including illegal, missing and post-game moves."""
+"""tictactoe's whole 3x3 games (the rows made before the puzzles, still graded; the game the seats play): the
+seeded opponent, the replay rules, and the interaction and the verifier agreeing on every game, including
+illegal, missing and post-game moves. The puzzles are in test_tictactoe_puzzles.py."""
 from __future__ import annotations
 
 import asyncio
@@ -17,7 +18,6 @@ from bootcamps.tictactoe.game import (
     legal_moves,
     move_in,
     moves_in,
-    opening_board,
     opponent_move,
     outcome_value,
     place,
@@ -68,21 +68,6 @@ def test_perfect_x_never_loses_and_draws_a_perfect_opponent() -> None:
                     assert game.result == "draw"
 
 
-def test_opening_move_is_in_the_prompt_when_o_starts() -> None:
-    rows = rows_for("tictactoe", 60)
-    firsts = {r["reward_model"]["ground_truth"]["first"] for r in rows}
-    assert firsts == {"X", "O"}
-    for row in rows:
-        identity = row["reward_model"]["ground_truth"]
-        board = opening_board(identity)
-        prompt = row["prompt"][0]["content"]
-        if identity["first"] == "O":
-            number = identity["labels"][board.index("O")]  # the number this game shows on O's cell
-            assert f"taking cell {number}" in prompt and str(number) not in prompt.split("\n\n")[1]
-        else:
-            assert board == EMPTY and "You move first" in prompt
-
-
 def test_replay_rules() -> None:
     identity = _ident(7, 0.0)
     game = replay(identity, [5])
@@ -109,7 +94,7 @@ def test_move_parsing() -> None:
 
 
 def test_verifier_grades_the_whole_game_from_assistant_texts_only() -> None:
-    for row in rows_for("tictactoe", 40):
+    for row in rows_for("tictactoe", 12):
         identity = row["reward_model"]["ground_truth"]
         messages = play(BC, row)
         assert VERIFY(messages, identity) == 1.0
@@ -120,6 +105,21 @@ def test_verifier_grades_the_whole_game_from_assistant_texts_only() -> None:
                  for m in messages]
         assert VERIFY(noisy, identity) == 1.0
         assert VERIFY(play(BC, row, wrong=True), identity) == 0.0
+
+
+def test_old_whole_game_rows_still_play_and_grade() -> None:
+    """A row of a whole game (written before the puzzles) plays through the rollout loop: the reference never
+    loses and scores 1.0."""
+    for seed in range(6):
+        identity = {"seed": seed, "skill": 0.5, "first": "XO"[seed % 2], "labels": [3, 1, 2, 9, 8, 7, 4, 5, 6]}
+        row = rows_for("tictactoe", 1)[0]
+        interaction = {**row["extra_info"]["interaction_kwargs"], "identity": identity}
+        row = {**row, "reward_model": {"style": "rule", "ground_truth": identity},
+               "extra_info": {**row["extra_info"], "interaction_kwargs": interaction}}
+        messages = play(BC, row)
+        assert VERIFY(messages, identity) == 1.0
+        users = [m["content"] for m in messages[1:] if m["role"] == "user"]
+        assert all("You played" in u and "---+---+---" in u for u in users)
 
 
 def _episode(identity: dict[str, Any], chooser: Any) -> tuple[list[dict], list[tuple[bool, float, dict]]]:
@@ -166,17 +166,17 @@ def test_interaction_and_verifier_agree_on_random_play(seed: int) -> None:
     terminate, turn_score, extra = answers[-1]
     assert terminate
     assert all(not t and s == 0.0 for t, s, _ in answers[:-1])
-    expected = {"win": 1.0, "draw": 1.0, "loss": 0.0, "illegal": 0.0, "missing": 0.0}[extra["result"]]
+    game = replay(identity, moves_in(assistant_texts(messages)))
+    expected = 1.0 if extra["result"] == "win" or (extra["result"] == "draw" and game.best_value <= 0) else 0.0
     assert VERIFY(messages, identity) == expected
-    assert turn_score == {"win": 1.0, "draw": 0.5}.get(extra["result"], 0.0)
+    assert turn_score == expected
 
 
 def test_trajectory_shows_the_environment_replies() -> None:
     row = rows_for("tictactoe", 1)[0]
     messages = play(BC, row)
     users = [m["content"] for m in messages[1:] if m["role"] == "user"]
-    assert users and all("You played" in u and "---+---+---" in u for u in users)
-    assert all("I play" in u for u in users)
+    assert users and all("You played" in u and "I play" in u and "left to complete" in u for u in users)
 
 
 def test_hostile_text_is_fast() -> None:
@@ -187,3 +187,29 @@ def test_hostile_text_is_fast() -> None:
         assert VERIFY(text, identity) == 0.0
         assert VERIFY([text] * 3, identity) == 0.0
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_draw_that_lets_a_forced_win_slip_scores_zero() -> None:
+    """A random opponent hands X forced wins; drawing such a game is not the best result and scores 0, and the
+    environment says so. Drawing a game in which X never had a forced win still scores 1.0."""
+    slipped = kept = 0
+    for seed in range(400):
+        identity = _ident(seed, 0.0, "O")
+        rng = random.Random(seed)
+        moves: list[int] = []
+        game = replay(identity, moves)
+        while game.result == "unfinished":
+            moves.append(rng.choice(legal_moves(game.board)))
+            game = replay(identity, moves)
+        if game.result != "draw":
+            continue
+        texts = [f"<move>{m}</move>" for m in moves]
+        if game.best_value > 0:
+            slipped += 1
+            assert VERIFY(texts, identity) == 0.0
+            _, answers = _episode(identity, lambda turn, messages, texts=texts: texts[turn])
+            assert answers[-1][1] == 0.0
+        else:
+            kept += 1
+            assert VERIFY(texts, identity) == 1.0
+    assert slipped >= 3 and kept >= 3

@@ -1,16 +1,25 @@
 """tictactoe cannot be won blind: a fixed move sequence that never looks at the board scores 1.0 on at most 5% of
-the tasks of every difficulty group (issue 9: `1,3,2` scored 1.0 on 152 of 500 tasks). Two changes do it: the
-opponent never misses a one-move win or block and presses with threats, and every game numbers its cells anew."""
+the tasks of every difficulty group (issue 9: `1,3,2` scored 1.0 on 152 of 500 whole games). The puzzles start
+from a different position every time; the whole games of older rows number their cells anew and their opponent
+never misses a one-move win or block."""
 from __future__ import annotations
 
 import pytest
 
 from bc_common.registry import get_bootcamp
 from bc_common.tasks import TaskSet
-from bootcamps.tictactoe.game import EMPTY, legal_moves, opponent_move, place, render, replay, winner
+from bootcamps.tictactoe.game import (
+    EMPTY,
+    legal_moves,
+    opponent_move,
+    place,
+    render,
+    replay,
+    winner,
+)
 
 VERIFY = get_bootcamp("tictactoe").reward.verify_score
-TASKS_PER_GROUP = 400
+TASKS_PER_GROUP = 40  # puzzles take 0.1-0.7 s each to find
 BLIND = [
     (1, 3, 2),  # the issue's sequence
     (1, 3, 2, 4, 5, 6, 7, 8, 9),
@@ -18,7 +27,7 @@ BLIND = [
     (9, 8, 7, 6, 5, 4, 3, 2, 1),
     (5, 1, 9, 3, 7, 2, 4, 6, 8),
     (5, 2, 8, 4, 6, 1, 3, 7, 9),
-    # the best blind sequences against the old opponent and numbering (scripts/tictactoe_blind.py)
+    # the best blind sequences against the old whole games (found by a search script since removed)
     (9, 3, 6, 1, 2, 4, 5, 7, 8), (3, 1, 2, 4, 5, 6, 7, 8, 9), (5, 6, 7, 2, 9, 1, 3, 4, 8), (5, 2, 6, 7, 9),
 ]
 
@@ -28,7 +37,7 @@ def blind_texts(identity: dict, sequence: tuple[int, ...]) -> list[str]:
     moves: list[int] = []
     for number in sequence:
         moves.append(number)
-        if replay(identity, moves).result != "unfinished":
+        if VERIFY([f"<move>{m}</move>" for m in moves], identity) == 1.0 or len(moves) >= identity["moves"]:
             break
     return [f"I play {number}.\n<move>{number}</move>" for number in moves]
 
@@ -45,26 +54,11 @@ def test_no_blind_sequence_scores_on_more_than_5_percent_of_a_group(group: str) 
     assert shares[worst] <= 0.05, f"{group}: blind {worst} scores 1.0 on {shares[worst]:.1%} of the tasks"
 
 
-def test_the_same_numbers_land_on_different_cells_in_different_games() -> None:
-    tasks = TaskSet("tictactoe", seed=3, split="blind")
-    identities = [tasks.identity(i) for i in range(60)]
-    cells_of_one = {identity["labels"].index(1) + 1 for identity in identities}
-    assert len(cells_of_one) == 9  # "1" is every cell in some game
-    for identity in identities:
-        assert sorted(identity["labels"]) == list(range(1, 10))
-    row = tasks[0]
-    labels = row["reward_model"]["ground_truth"]["labels"]
-    assert render(EMPTY, tuple(labels)) in row["prompt"][0]["content"]
-
-
 def test_games_without_labels_keep_the_row_by_row_numbering() -> None:
-    classic = TaskSet("tictactoe", seed=3, split="blind", params={"shuffle_labels": False})
-    identity = classic.identity(0)
-    assert "labels" not in identity
-    assert " 1 | 2 | 3" in classic[0]["prompt"][0]["content"] or identity["first"] == "O"
     old_row = {"seed": 7, "skill": 1.0, "first": "X"}  # a task written before labels existed
     game = replay(old_row, [5])
     assert game.board[4] == "X" and game.x_moves == [5]
+    assert " 1 | 2 | 3" in render(EMPTY) and " 7 | 8 | 9" in render(EMPTY)
 
 
 def test_bad_labels_score_zero_instead_of_crashing() -> None:

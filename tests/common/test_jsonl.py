@@ -3,7 +3,8 @@ import gzip
 import pytest
 
 from bc_common.errors import InputError
-from bc_common.jsonl import AtomicFile, JsonlWriter, ReadStats, read_records
+from bc_common.jsonl import AtomicFile, JsonlWriter, ReadStats
+from bc_common.readers import read_records
 from bc_common.records import check_task
 
 

@@ -7,7 +7,8 @@ import click
 import pytest
 
 from bc_common.bootcamp import Tool
-from bc_common.cli import FINITE_FLOAT, BcCommand
+from bc_common.cli import BcCommand
+from bc_common.cli_options import FINITE_FLOAT
 from bc_common.errors import InputError, RegistryError, UsageError
 from bc_common.paths import refuse_inputs_inside_dir, refuse_output_among_inputs, same_file
 from bc_common.registry import load_class

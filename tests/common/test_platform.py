@@ -63,7 +63,7 @@ classes = [bc.generator, bc.reward, bc.policy, bc.interaction, *bc.tools]
 assert all(c.__module__.startswith("my_bootcamps.arith_copy.") for c in classes), classes
 assert not any(m == "bootcamps.arithmetic" or m.startswith("bootcamps.arithmetic.") for m in sys.modules)
 assert row["data_source"] == "bootcamp/arith_copy" and bc.description.startswith("My copy")
-assert t["score"] == 1.0 and t["num_turns"]["tool_calls"] == 1, t
+assert t["score"] == 1.0 and t["num_turns"]["tool_calls"] >= 2, t  # two operations a call at most
 print("ok")
 """
     proc = run([sys.executable, "-c", probe], env)
@@ -108,12 +108,12 @@ def test_an_unavailable_bootcamp_is_listed_with_its_fix_and_refused_when_used(tm
     listed = run([str(BIN / "bc-gen"), "--list"], env)
     assert listed.returncode == 0
     line = next(x for x in listed.stdout.decode().splitlines() if "heavy_one" in x)
-    assert "pip install 'bootcamp-harness[heavy]'" in line and "surely_not_installed_module_xyz" in line
+    assert "pip install 'extra[heavy]'" in line and "surely_not_installed_module_xyz" in line
     as_json = orjson.loads(run([str(BIN / "bc-gen"), "--list", "--format", "json"], env).stdout)
     entry = next(e for e in as_json if e["name"] == "heavy_one")
-    assert entry["available"] is False and entry["install"] == "pip install 'bootcamp-harness[heavy]'"
+    assert entry["available"] is False and entry["install"] == "pip install 'extra[heavy]'"
     used = run([str(BIN / "bc-gen"), "heavy_one", "-n", "1"], env)
-    assert used.returncode == 2 and b"pip install 'bootcamp-harness[heavy]'" in used.stderr
+    assert used.returncode == 2 and b"pip install 'extra[heavy]'" in used.stderr
     assert b"Traceback" not in used.stderr
 
 
@@ -219,7 +219,8 @@ def test_wheel_in_a_fresh_venv_ships_every_bootcamp(tmp_path):
     for name in available:
         tasks = run([str(venv / "bin" / "bc-gen"), name, "-n", "5", "--seed", "1"], env, cwd=outside)
         assert tasks.returncode == 0, (name, tasks.stderr.decode())
-        out = run([str(venv / "bin" / "bc-eval"), "--model", "builtin:reference", "-q"], env, stdin=tasks.stdout,
-                  cwd=outside)
+        # --no-judge: a rubric bootcamp (fact_summary) is graded by its code components here, no judge server
+        out = run([str(venv / "bin" / "bc-eval"), "--model", "builtin:reference", "--no-judge", "-q"], env,
+                  stdin=tasks.stdout, cwd=outside)
         assert out.returncode == 0, (name, out.stderr.decode())
         assert [orjson.loads(line)["score"] for line in out.stdout.splitlines()] == [1.0] * 5, name

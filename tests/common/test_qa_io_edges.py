@@ -1,14 +1,16 @@
 """bc_common I/O edge cases found in QA: parquet round trips, wide integers, byte order marks, split names."""
 from __future__ import annotations
 
+import click
 import orjson
 import pytest
 
-from bc_common.cli import report_errors
+from bc_common.cli import BcCommand
 from bc_common.errors import ConfigError
 from bc_common.instruction_config import parse_split_samples
-from bc_common.jsonl import dumps, loads, read_records
+from bc_common.jsonl import dumps, loads
 from bc_common.parquet_io import read_parquet, write_parquet
+from bc_common.readers import read_records
 
 
 def test_parquet_round_trip_of_odd_rows(tmp_path):
@@ -57,12 +59,12 @@ def test_split_names_with_unicode_and_spaces_are_fine():
     assert parse_split_samples("dev v2:3,tést:0") == {"dev v2": 3, "tést": 0}
 
 
-def test_report_errors_turns_bad_paths_into_exit_2(tmp_path, capsys):
-    @report_errors("prog")
+def test_an_unopenable_path_is_exit_2_naming_it(tmp_path, capsys):
+    @click.command("prog", cls=BcCommand)
     def write_to_folder():
         open(tmp_path, "wb")
 
     with pytest.raises(SystemExit) as info:
-        write_to_folder()
+        write_to_folder.main([], prog_name="prog")
     assert info.value.code == 2
     assert capsys.readouterr().err.startswith(f"prog: error: {tmp_path}: Is a directory")

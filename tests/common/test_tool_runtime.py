@@ -139,3 +139,45 @@ def test_simple_acceptor_declines_other_schemas():
                    {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"},
                    {"type": "array"}, {"properties": {}}, True, None]:
         assert simple_acceptor(schema) is None, schema
+
+
+class SlowCreateTool(CountingTool):
+    """Creates take a while (a remote worker's create, say)."""
+
+    async def create(self, instance_id=None, identity=None, **kwargs):
+        await asyncio.sleep(0.2)
+        return await super().create(instance_id, identity, **kwargs)
+
+
+def test_a_create_cut_short_by_its_caller_is_still_released_at_close():
+    """A call cancelled while its instance is being created (its session ended): the create completes anyway
+    and `close` releases that instance, instead of leaving it to the tool's TTL."""
+    async def main():
+        tool = SlowCreateTool({}, SCHEMA)
+        session = ToolRuntime({"count": tool}).session({"count": {"identity": {"who": "ana"}}})
+        call = asyncio.ensure_future(session.call("count", {}))
+        await asyncio.sleep(0.05)
+        call.cancel()
+        await asyncio.gather(call, return_exceptions=True)
+        await session.close()
+        late = await session.call("count", {})
+        return dict(tool._instances), late
+
+    CountingTool.released = []
+    live, late = asyncio.run(main())
+    assert live == {} and len(CountingTool.released) == 1
+    assert late.error["type"] == "session_closed"
+
+
+def test_a_session_closed_while_a_create_runs_releases_what_it_made():
+    async def main():
+        tool = SlowCreateTool({}, SCHEMA)
+        session = ToolRuntime({"count": tool}).session({"count": {"identity": {"who": "bo"}}})
+        call = asyncio.ensure_future(session.call("count", {}))
+        await asyncio.sleep(0.05)
+        await session.close()
+        return await call, dict(tool._instances)
+
+    CountingTool.released = []
+    result, live = asyncio.run(main())
+    assert result.error["type"] == "session_closed" and live == {} and len(CountingTool.released) == 1

@@ -156,3 +156,14 @@ def test_seed_style_reward_and_tool_config_flags(tmp_path):
     [row] = [orjson.loads(line) for line in proc.stdout.splitlines()]
     assert row["status"] == "error" and row["error"]["type"] == "connection_error"
     assert [t["function"]["name"] for t in row["tools"]] == ["calculate"]
+
+
+@pytest.mark.parametrize("flag,reason", [("--tokenizer-path", "usage fields"), ("--evaluator-class", "--reward-calculator")])
+def test_seed_flags_without_an_effect_here_are_refused_with_the_reason(tmp_path, flag, reason):
+    tasks = tmp_path / "t.jsonl"
+    tasks.write_bytes(orjson.dumps(arithmetic_task("1 + 1")) + b"\n")
+    proc = subprocess.run([str(BIN / "bc-eval"), str(tasks), "--model", "builtin:reference", flag, "x",
+                           "-o", str(tmp_path / "o.jsonl")], capture_output=True, env=bc_eval_env(), timeout=60)
+    assert proc.returncode == 2, proc.stderr.decode()
+    assert f"{flag} is not supported" in proc.stderr.decode() and reason in proc.stderr.decode()
+    assert not (tmp_path / "o.jsonl").exists()

@@ -70,8 +70,8 @@ def test_5xx_then_429_with_retry_after_are_retried(scripted, client):
 
 @pytest.mark.parametrize("client", CLIENTS)
 def test_timeout_is_retried(scripted, client):
-    _, url = scripted({"Compute 2 + 3.": [{}, {"content": "late but fine", "faults": [{"delay": 1.5}]}]})
-    reply = complete(CLIENTS[client], url, ModelRequest(MESSAGES, TOOLS), timeout=0.3,
+    _, url = scripted({"Compute 2 + 3.": [{}, {"content": "late but fine", "faults": [{"delay": 6.0}]}]})
+    reply = complete(CLIENTS[client], url, ModelRequest(MESSAGES, TOOLS), timeout=1.5,
                      retry=RetryPolicy(max_retries=2, base_delay=0.01))
     assert reply.message["content"] == "late but fine" and reply.attempts == 2
 
@@ -110,11 +110,12 @@ def test_a_failed_trajectory_never_stops_the_run(tmp_path: Path, scripted):
     tasks = [arithmetic_task(f"{i} + 1", i, interaction=False) for i in range(4)]
     scripts = {t["prompt"][0]["content"]: [{"content": answer(i + 1)}] for i, t in enumerate(tasks)}
     scripts[tasks[1]["prompt"][0]["content"]] = [{"faults": [{"status": 400}]}]
-    scripts[tasks[2]["prompt"][0]["content"]] = [{"faults": [{"delay": 2.0}] * 5}]
+    scripts[tasks[2]["prompt"][0]["content"]] = [{"faults": [{"delay": 8.0}] * 5}]
     _, url = scripted(scripts)
     out = tmp_path / "out.jsonl"
+    # a timeout a loaded CI machine's quick answers stay well within, the delayed task's answers never
     evaluate(EvalConfig(tasks=[str(write_jsonl(tmp_path / "t.jsonl", tasks))], output=str(out), model="m",
-                        base_url=url, timeout=0.2, retry=RetryPolicy(max_retries=1, base_delay=0.01), ordered=True))
+                        base_url=url, timeout=1.5, retry=RetryPolicy(max_retries=1, base_delay=0.01), ordered=True))
     rows = read_jsonl(out)
     assert [r["status"] for r in rows] == ["completed", "error", "error", "completed"]
     assert rows[1]["error"]["type"] == "bad_request" and rows[2]["error"]["type"] == "timeout"

@@ -103,13 +103,11 @@ def test_resume_reruns_errors_and_missing_only(tmp_path: Path, scripted):
     server, url = scripted({t["prompt"][0]["content"]: [{"content": answer(i + 10)}] for i, t in enumerate(tasks)})
     tasks_file = write_jsonl(tmp_path / "tasks.jsonl", tasks)
     out = tmp_path / "out.jsonl"
-    write_jsonl(tmp_path / "first.jsonl", tasks[:1])
-    first = subprocess.run([str(BIN / "bc-eval"), str(tmp_path / "first.jsonl"), "-o", str(out), "--model", "m",
-                            "--base-url", url, "-q"], capture_output=True, env=bc_eval_env())
+    first = subprocess.run([str(BIN / "bc-eval"), str(tasks_file), "-o", str(out), "--model", "m",
+                            "--base-url", url, "-q", "--ordered"], capture_output=True, env=bc_eval_env())
     assert first.returncode == 0, first.stderr.decode()
-    errored = read_jsonl(out)[0] | {"task_id": tasks[1]["id"], "id": tasks[1]["id"] + "#0", "status": "error"}
-    with open(out, "ab") as fh:
-        fh.write(orjson.dumps(errored) + b"\n")
+    kept = read_jsonl(out)[0]  # task 0 finished, task 1 errored, task 2 never ran
+    write_jsonl(out, [kept, kept | {"task_id": tasks[1]["id"], "id": tasks[1]["id"] + "#0", "status": "error"}])
     n_before = len(server.requests)
     second = subprocess.run([str(BIN / "bc-eval"), str(tasks_file), "-o", str(out), "--model", "m",
                              "--base-url", url, "--resume", "-q"], capture_output=True, env=bc_eval_env())
@@ -169,3 +167,33 @@ def test_resume_of_a_file_with_a_corrupt_middle_line_is_exit_2_and_keeps_it(tmp_
     proc = run(str(tasks), "-o", str(out), "--model", "builtin:reference", "--resume", "-q")
     assert proc.returncode == 0 and f"dropped the torn last line {out}:2".encode() in proc.stderr
     assert sorted(r["task_id"] for r in read_jsonl(out)) == ["arith-0", "arith-1", "arith-2"]
+
+
+def test_resume_against_another_server_or_task_file_is_refused_unless_forced(tmp_path: Path, scripted):
+    tasks = [arithmetic_task(f"{i} + 20", i, interaction=False) for i in range(3)]
+    scripts = {t["prompt"][0]["content"]: [{"content": answer(i + 20)}] for i, t in enumerate(tasks)}
+    _, url_a = scripted(scripts)
+    _, url_b = scripted(scripts)
+    tasks_file = write_jsonl(tmp_path / "tasks.jsonl", tasks)
+    out = tmp_path / "out.jsonl"
+    args = ["-o", str(out), "--model", "m", "-q"]
+    assert run(str(tasks_file), *args, "--base-url", url_a).returncode == 0
+    before, meta = out.read_bytes(), (tmp_path / "out.jsonl.meta.json").read_bytes()
+
+    refused = run(str(tasks_file), *args, "--base-url", url_b, "--resume")
+    assert refused.returncode == 2 and f'base_url "{url_a}" then, "{url_b}" now'.encode() in refused.stderr
+    by_env = subprocess.run([str(BIN / "bc-eval"), str(tasks_file), *args, "--resume"], capture_output=True,
+                            env=bc_eval_env(OPENAI_BASE_URL=url_b), timeout=120)
+    assert by_env.returncode == 2 and b"base_url" in by_env.stderr
+    other = write_jsonl(tmp_path / "other.jsonl", [arithmetic_task("7 + 7", 9, interaction=False)])
+    refused = run(str(other), *args, "--base-url", url_a, "--resume")
+    assert refused.returncode == 2, refused.stderr
+    assert b"tasks " + str(tasks_file).encode() + b" (3 task ids" in refused.stderr
+    assert str(other).encode() + b" (1 task ids" in refused.stderr
+    assert out.read_bytes() == before and (tmp_path / "out.jsonl.meta.json").read_bytes() == meta  # untouched
+
+    moved = tmp_path / "moved.jsonl"
+    tasks_file.rename(moved)  # the same tasks under another name still resume
+    assert run(str(moved), *args, "--base-url", url_a, "--resume").returncode == 0
+    forced = run(str(moved), *args, "--base-url", url_b, "--resume", "--force")
+    assert forced.returncode == 0 and b"--force: resuming" in forced.stderr

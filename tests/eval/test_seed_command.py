@@ -59,6 +59,11 @@ def test_the_seeds_example_command_runs(tmp_path, scripted):
     meta = orjson.loads(out.with_name("trajectories.jsonl.meta.json").read_bytes())
     assert meta["limits"]["max_assistant_turns"] == 18 and meta["limits"]["max_user_turns"] == 18
     assert len(server.requests) == 2 and b"sk-seed-key-1234" not in out.read_bytes()
+    # the seed's mode: its contexts on every row, its CSV report beside the results (where the seed wrote it)
+    assert trajectory["full_context"].startswith("User:\nTask: compute") and "Assistant:\n" in trajectory["response_context"]
+    report = out.with_suffix(".csv").read_text(encoding="utf-8")
+    assert report.startswith("Basic Evaluation Information") and "Overall Average Score,1.0000" in report
+    assert "sk-seed-key-1234" not in report
 
 
 def test_our_turn_flags_win_over_the_deprecated_ones(tmp_path):

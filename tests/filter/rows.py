@@ -80,3 +80,39 @@ def write_jsonl(path: Path, rows: list[Any]) -> Path:
 def read_jsonl(data: bytes | Path) -> list[dict]:
     text = data.read_bytes() if isinstance(data, Path) else data
     return [orjson.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def match(task_row: dict, sample: int, seated: list[tuple[str, float | None]], *, model: str = "") -> dict:
+    """A match row of bc-eval --opponent-model: `seated` is (model, score) per seat in seat order (score 1 / 0.5 /
+    0, None when unfinished); the row is the seat of `model` (default: seat 0's)."""
+    results = {1.0: "win", 0.5: "draw", 0.0: "loss", None: None}
+    model = model or seated[0][0]
+    seats = [{"seat": "XO"[i] if len(seated) == 2 else f"P{i}", "role": "model" if name == model else "opponent",
+              "model": name, "messages": [{"role": "user", "content": "Your move."},
+                                          {"role": "assistant", "content": "<move>5</move>"}],
+              "turns": [], "usage": {}, "result": results[score], "reason": "", "score": score}
+             for i, (name, score) in enumerate(seated)]
+    mine = next(s for s in seats if s["model"] == model)
+    status = "completed" if all(score is not None for _, score in seated) else "error"
+    return trajectory(task_row, sample, score=mine["score"] or 0.0, status=status, model=model, seats=seats,
+                      messages=mine["messages"], tools=[], turns=[])
+
+
+def round_robin(strengths: dict[str, float], games: int, *, seed: int = 1, draw: float = 0.0,
+                first_edge: float = 0.0) -> list[dict]:
+    """Matches between every ordered pair of models (each sits first `games` times against each other), won by
+    the Bradley-Terry odds of their Elo `strengths` (plus `first_edge` Elo points to the first seat); a share
+    `draw` of games are draws. One task per match, the evaluated model always in seat 0."""
+    import random
+
+    rng = random.Random(seed)
+    rows = []
+    for first in strengths:
+        for second in strengths:
+            if first == second:
+                continue
+            for _ in range(games):
+                gap = strengths[first] + first_edge - strengths[second]
+                score = 0.5 if rng.random() < draw else 1.0 if rng.random() < 1 / (1 + 10 ** (-gap / 400)) else 0.0
+                rows.append(match(task(len(rows)), 0, [(first, score), (second, 1.0 - score)]))
+    return rows

@@ -138,3 +138,20 @@ def test_usage_errors_exit_2():
 def test_help_shows_examples_and_exit_codes():
     text = bc_filter("--help").stdout.decode()
     assert "--best-per-task --to sft" in text and "Exit codes" in text
+
+
+def test_stats_rate_the_models_of_match_rows():
+    """bc-filter --stats on matches (bc-eval --opponent-model): ratings in the known order, the matrix, the side
+    check; the rows themselves pass through unchanged."""
+    from .rows import round_robin
+
+    rows = round_robin({"strong": 1300.0, "fair": 1000.0, "weak": 700.0}, 20, seed=4)
+    proc = bc_filter("--stats", stdin=jsonl(rows))
+    assert proc.stdout == jsonl(rows)
+    err = proc.stderr.decode()
+    assert "ratings from 120 matches (0 unfinished" in err
+    ranked = [line.split(":")[0].strip() for line in err.split("Elo scale")[1].splitlines()[1:4]]
+    assert ranked == ["strong", "fair", "weak"]
+    assert "strong vs weak: " in err and "side bias: first seat " in err
+    plain = bc_filter("--stats", stdin=jsonl(eval_run(n_tasks=2, samples=1))).stderr.decode()
+    assert "ratings" not in plain

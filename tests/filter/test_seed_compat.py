@@ -138,3 +138,20 @@ def test_without_stages_bad_rows_still_name_the_line(tmp_path):
     proc = bc_filter(tmp_path / "x.jsonl", "-o", tmp_path / "x.parquet")
     assert proc.returncode == 2 and b"x.jsonl:1: missing field" in proc.stderr
     assert not (tmp_path / "x.parquet").exists()
+
+
+def test_the_seeds_positional_output_form(seed_file, tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = bc_filter(seed_file, out, "--filter-success")  # OUT does not exist: it is the output, as in the seed
+    assert proc.returncode == 0 and proc.stdout == b"", proc.stderr
+    assert out.read_bytes() == bc_filter(seed_file, "--filter-success").stdout and out.read_bytes()
+    processed = tmp_path / "eval_results_processed.jsonl"
+    processed.write_bytes(b"stale\n")  # the seed's default output name: rewritten, never read
+    assert bc_filter(seed_file, processed, "--filter-success").returncode == 0
+    assert processed.read_bytes() == out.read_bytes()
+    before = out.read_bytes()
+    proc = bc_filter(seed_file, out)  # an existing file: input or output? refused, with the -o hint
+    assert proc.returncode == 2 and f"-o {out}".encode() in proc.stderr and b"-o -" in proc.stderr
+    assert out.read_bytes() == before
+    both = bc_filter(seed_file, out, "-o", "-")  # two inputs, said explicitly
+    assert both.returncode == 0 and len(lines(both.stdout)) == 6 + len(lines(before))

@@ -98,6 +98,8 @@ def test_config_mode_splits_ratios_and_disjointness(tmp_path):
     gen("--config", str(ARITH_CONFIG), "--split-samples", "train:97,test:13", "-o", str(again), "-j", "2")
     assert (again / "train.jsonl").read_bytes() == (out / "train.jsonl").read_bytes()
     assert train != sorted(train, key=lambda r: (r["extra_info"]["generator_name"], r["extra_info"]["index"]))
+    for split in (train, test):  # the index is unique per split: the groups number their rows after each other
+        assert sorted(r["extra_info"]["index"] for r in split) == list(range(len(split)))
 
 
 def test_seed_flags_no_tool_and_overrides(tmp_path):
@@ -112,7 +114,7 @@ def test_seed_flags_no_tool_and_overrides(tmp_path):
 
 
 def test_misspelled_config_key_is_named(tmp_path):
-    text = ARITH_CONFIG.read_text().replace("min_terms: 6", "min_term: 6")
+    text = ARITH_CONFIG.read_text().replace("min_terms: 9", "min_term: 9")  # the hard group only
     bad = tmp_path / "instr.yaml"
     bad.write_text(text.replace("tool_config.yaml", str(ARITH_CONFIG.parent / "tool_config.yaml"))
                    .replace("interaction_config.yaml", str(ARITH_CONFIG.parent / "interaction_config.yaml")))
@@ -139,7 +141,7 @@ def test_parquet_reads_back_equal(tmp_path):
 def test_registry_mode_isolates_failures(tmp_path):
     reg = tmp_path / "bootcamp_registry.jsonl"
     broken = tmp_path / "broken.yaml"
-    broken.write_text(ARITH_CONFIG.read_text().replace("max_terms: 3", "max_terms: 1")
+    broken.write_text(ARITH_CONFIG.read_text().replace("max_terms: 5", "max_terms: 1")  # easy: min_terms 4 > max_terms 1
                       .replace("tool_config.yaml", str(ARITH_CONFIG.parent / "tool_config.yaml"))
                       .replace("interaction_config.yaml", str(ARITH_CONFIG.parent / "interaction_config.yaml")))
     reg.write_text(

@@ -80,14 +80,28 @@ def test_concatenated_outputs_are_shuffled_with_the_seed(cfg: Path, tmp_path: Pa
         outs.append((tmp_path / name / "train.jsonl").read_bytes())
     a, b, unshuffled, other_seed = outs
 
-    def in_order(name: str) -> bytes:
-        return b"".join((tmp_path / name / bc / "train.jsonl").read_bytes() for bc in ("one", "two"))
+    def in_order(name: str) -> list[dict]:
+        """The bootcamps' own rows in registry order, numbered as the concatenation numbers them."""
+        out = []
+        for before, bc in enumerate(("one", "two")):
+            own = rows(tmp_path / name / bc / "train.jsonl")
+            assert sorted(row["extra_info"]["index"] for row in own) == list(range(10))  # each counts from 0
+            for row in own:
+                row["extra_info"]["index"] += 10 * before
+            out += own
+        return out
+
+    def parsed(data: bytes) -> list[dict]:
+        return [orjson.loads(line) for line in data.splitlines()]
 
     assert a == b  # seeded: the same bytes every run
-    assert a != in_order("a") and sorted(a.splitlines()) == sorted(in_order("a").splitlines())
-    assert unshuffled == in_order("c")  # --no-shuffle: registry order (and each split unshuffled too)
+    assert parsed(a) != in_order("a")
+    assert sorted(parsed(a), key=orjson.dumps) == sorted(in_order("a"), key=orjson.dumps)
+    assert parsed(unshuffled) == in_order("c")  # --no-shuffle: registry order (and each split unshuffled too)
     assert other_seed != a
-    assert read_parquet(tmp_path / "a" / "train.parquet") == [orjson.loads(x) for x in a.splitlines()]
+    for data in (a, unshuffled, other_seed):  # extra_info.index is unique in the concatenated split
+        assert sorted(row["extra_info"]["index"] for row in parsed(data)) == list(range(20))
+    assert read_parquet(tmp_path / "a" / "train.parquet") == parsed(a)
 
 
 def test_the_configs_gen_parquet_is_honoured(cfg: Path, tmp_path: Path) -> None:

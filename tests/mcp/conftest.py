@@ -26,12 +26,17 @@ class Server:
         self.tmp, self.port = tmp, free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": token or ""}
-        self.procs = [self._spawn("master", ["master", "--port", str(self.port), "--heartbeat-interval", "0.25",
+        # heartbeats every 2 s: on a loaded CI box a faster beat runs late and the worker is taken for dead
+        self.procs = [self._spawn("master", ["master", "--port", str(self.port), "--heartbeat-interval", "2",
                                              *master_args])]
-        wait_for(lambda: call(f"{self.url}/health", timeout=1)[0] == 200, what="master /health")
-        self.procs.append(self._spawn("worker", ["worker", "--master-url", self.url, "--tools", tools,
-                                                 "--worker-id", "w0"]))
-        wait_for(lambda: self.health().get("workers_alive") == 1, what="worker alive")
+        try:
+            wait_for(lambda: call(f"{self.url}/health", timeout=1)[0] == 200, 60.0, "master /health")  # busy CI box
+            self.procs.append(self._spawn("worker", ["worker", "--master-url", self.url, "--tools", tools,
+                                                     "--worker-id", "w0"]))
+            wait_for(lambda: self.health().get("workers_alive") == 1, 60.0, "worker alive")
+        except BaseException:
+            self.stop()  # no server outlives a failed start
+            raise
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
         with open(self.tmp / f"{name}.log", "ab") as log:
@@ -82,11 +87,17 @@ def expression_of(prompt_text: str) -> str:
 
 
 async def solve_arithmetic(client) -> str:
-    """Play an arithmetic task as an agent would (prompt -> calculate -> answer); returns the final answer text."""
+    """Play an arithmetic task as an agent would (prompt -> one `calculate` call per operation, in order ->
+    answer); returns the final answer text."""
+    from bootcamps.arithmetic.steps import operations, step_text
+
     prompt = await client.get_prompt("task")
-    result = await client.call_tool("calculate", {"expression": expression_of(prompt.messages[0].content.text)})
-    assert not result.is_error, result.content[0].text
-    return f'The calculator says so.\n```json\n{{"result": {result.content[0].text}}}\n```'
+    known: dict[int, str] = {}
+    for op in operations(expression_of(prompt.messages[0].content.text)):  # operands before their operation
+        result = await client.call_tool("calculate", {"expression": step_text(op, known)})
+        assert not result.is_error, result.content[0].text
+        known[id(op)] = result.content[0].text
+    return f'The calculator says so.\n```json\n{{"result": {known[id(op)]}}}\n```'
 
 
 def flat(exc: BaseException) -> str:

@@ -82,3 +82,41 @@ def test_stdio_serves_a_task_of_a_file_by_id(tmp_path):
     prompt, answer = asyncio.run(run())
     assert prompt.messages[0].content.text == row["prompt"][0]["content"]
     assert ArithmeticRewardCalculator.verify_score(answer, row["reward_model"]["ground_truth"]) == 1.0
+
+
+def _pipe(lines: list[dict], args: list[str]) -> tuple[subprocess.CompletedProcess, dict]:
+    """Write `lines` to `bc-toolserve mcp ARGS` and close its stdin at once; (the process, answers by id)."""
+    import orjson
+
+    proc = subprocess.run([sys.executable, "-m", "bc_toolserve", "mcp", *args], cwd=ROOT, capture_output=True,
+                          timeout=90, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                          input=b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    answers = [orjson.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    return proc, {answer.get("id"): answer for answer in answers}
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "pipe", "version": "0"}}}
+
+
+def test_stdio_answers_every_request_read_before_stdin_closes():
+    """The colleague's sequence: initialize, tools/list, tools/call, then EOF: all three are answered."""
+    proc, answers = _pipe([INITIALIZE, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                           {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                            "params": {"name": "calculate", "arguments": {"expression": "2+3"}}}],
+                          ["--bootcamp", "arithmetic", "--seed", "0", "--index", "0"])
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert sorted(answers) == [1, 2, 3], proc.stdout
+    assert answers[3]["result"]["content"][0]["text"] == "5"
+    assert b"Traceback" not in proc.stderr
+
+
+def test_stdio_answers_pipelined_calls_in_flight_at_eof():
+    calls = [{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+              "params": {"name": "reveal", "arguments": {"row": 1 + i % 3, "col": 1 + i // 3 % 3}}} for i in range(2, 14)]
+    proc, answers = _pipe([INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}, *calls],
+                          ["--bootcamp", "minesweeper", "--seed", "2", "--index", "1"])
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    assert sorted(answers) == list(range(1, 14)), proc.stdout
+    assert all("result" in answers[i] for i in range(2, 14))
+    assert b"Traceback" not in proc.stderr

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from bc_common.extras import install_hint
 from tests.mcp.conftest import ROOT, TOKEN
 from tests.toolserve.conftest import call, free_port, wait_for
 
@@ -31,7 +32,7 @@ def test_master_without_the_sdk_serves_its_protocol_and_answers_501_at_mcp(tmp_p
         assert call(f"{url}/health")[1]["mcp"] == {"available": False}
         status, body = call(f"{url}/mcp?bootcamp=arithmetic&index=0", {"jsonrpc": "2.0", "id": 1,
                                                                        "method": "initialize"}, token=TOKEN)
-        assert status == 501 and "bootcamp-harness[mcp]" in body["error"]["message"]
+        assert status == 501 and install_hint("mcp") in body["error"]["message"]
         assert call(f"{url}/calculate/release", {"instance_id": "x"}, token=TOKEN)[0] == 200  # the HTTP protocol is unaffected
     finally:
         master.terminate()
@@ -46,4 +47,4 @@ def test_master_without_the_sdk_serves_its_protocol_and_answers_501_at_mcp(tmp_p
 def test_mcp_commands_without_the_sdk_exit_2_naming_the_extra(prog, module, args):
     argv, env = without_sdk(prog, module, *args)
     proc = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, input="")
-    assert proc.returncode == 2 and "pip install 'bootcamp-harness[mcp]'" in proc.stderr and proc.stdout == ""
+    assert proc.returncode == 2 and install_hint("mcp") in proc.stderr and proc.stdout == ""

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from bc_common.extras import install_hint
+
 from .conftest import BIN, bc_report, read_jsonl, run, write_jsonl
 
 HOSTILE = ("</script><script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=2\">"
@@ -87,7 +89,7 @@ def test_without_the_report_extra_it_says_how_to_install_it(runs):
             "from bc_report.cli import main; main()")
     proc = run(sys.executable, "-c", code, runs["noisy1"], runs["noisy1"].with_suffix(".html"))
     assert proc.returncode == 2
-    assert "pip install 'bootcamp-harness[report]'" in proc.stderr.decode()
+    assert install_hint("report") in proc.stderr.decode()
     assert not runs["noisy1"].with_suffix(".html").exists()
     tables_only = code.replace("'-o', sys.argv[2]", "'--format', 'md'")  # Markdown needs numpy alone
     proc = run(sys.executable, "-c", tables_only, runs["noisy1"], "unused")
@@ -159,3 +161,32 @@ def test_same_input_and_seed_give_the_same_bytes(runs, tmp_path):
 def test_bad_flags_exit_2(runs, args, message):
     proc = bc_report(runs["noisy1"], *args)
     assert proc.returncode == 2 and message in proc.stderr.decode()
+
+
+def test_cost_column_sums_the_rows_cost_per_level(runs, tmp_path):
+    rows = read_jsonl(runs["noisy1"])
+    assert "cost" not in rows[0]
+    plain = bc_report(runs["noisy1"], "--format", "md")
+    assert "cost $" not in plain.stdout.decode()  # no row priced: no column
+    for i, row in enumerate(rows):  # arithmetic rows priced, tictactoe rows not
+        if row["input"]["data_source"] == "bootcamp/arithmetic":
+            row["cost"] = {"usd": 0.001 * (i % 3 + 1), "input_per_mtok": 1, "output_per_mtok": 2,
+                           "price_source": "--price"}
+    priced = write_jsonl(tmp_path / "priced.jsonl", rows)
+    proc = bc_report(priced, "--format", "md")
+    assert proc.returncode == 0, proc.stderr.decode()
+    md = proc.stdout.decode()
+    assert "cost $" in md
+    total = sum(r["cost"]["usd"] for r in rows if "cost" in r)
+
+    def last_cell(prefix: str) -> str:
+        line = next(line for line in md.splitlines() if line.startswith(prefix))
+        return [c.strip() for c in line.strip("|").split("|")][-1]
+
+    assert last_cell("| all |") == f"{total:.4f}"
+    assert last_cell("| arithmetic |") == f"{total:.4f}"
+    assert last_cell("| tictactoe |") == "–"
+    rows[0]["cost"]["usd"] = -1.0
+    bad = write_jsonl(tmp_path / "bad.jsonl", rows)
+    proc = bc_report(bad, "--format", "md")
+    assert proc.returncode == 2 and b"bad.jsonl:1" in proc.stderr and b"cost.usd" in proc.stderr

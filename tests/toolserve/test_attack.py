@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import signal
 import subprocess
 import sys
 import time
@@ -16,8 +17,9 @@ import pytest
 
 from bc_common.errors import ConfigError
 from bc_common.remote_tool import RemoteTool
+from bc_toolserve.admission import PolicyResolver
 from bc_toolserve.auth import address_allowed, check_bind, proof_of, token_from_env
-from bc_toolserve.master import Master, PolicyResolver
+from bc_toolserve.master import Master
 from tests.toolserve.conftest import ROOT, TOKEN, Cluster, call, free_port, wait_for
 from tests.toolserve.counter_tool import SCHEMA, write_config
 from tests.toolserve.test_hostile import InProcessMaster, Silent, http_trap, register
@@ -189,15 +191,29 @@ def test_seed_clients_class_name_and_flat_parameters(shared_cluster):
     seed = f"{c.url}/CounterTool"  # the seed's mcp_server_url: http://IP:PORT/<ToolClassName>
     status, created = call(f"{seed}/create", {"instance_id": "seed-1", "identity": {"target": 5}})
     assert status == 200 and created["instance_id"] == "seed-1"
-    assert call(f"{seed}/execute", {"instance_id": "seed-1", "step": 2})[1]["text"] == "2"  # flat
+    text, reward, metrics = seed_execute(f"{seed}/execute", {"instance_id": "seed-1", "step": 2})  # flat
+    assert (text, reward, metrics) == ("2", 0.0, {"total": 2})
     assert c.op("execute", {"instance_id": "seed-1", "parameters": {"step": 3}})[1]["text"] == "5"  # ours, nested
+    # the seed's shape follows the seed's habits one at a time: class name with nested parameters, flat on our name
+    assert seed_execute(f"{seed}/execute", {"instance_id": "seed-1", "parameters": {"step": 0}})[0] == "5"
+    assert seed_execute(f"{c.url}/count/execute", {"instance_id": "seed-1", "step": 0})[0] == "5"
     assert call(f"{seed}/calc_reward", {"instance_id": "seed-1"}) == (200, {"reward": 1.0})
     status, answer = call(f"{seed}/execute", {"instance_id": "seed-1", "step": "two"})
     assert (status, answer["error"]["type"]) == (400, "invalid_arguments")  # flat arguments are validated too
     worker_url = created["worker_url"]
-    assert call(f"{worker_url}/CounterTool/execute", {"instance_id": "seed-1", "step": 1})[1]["text"] == "6"
+    assert seed_execute(f"{worker_url}/CounterTool/execute", {"instance_id": "seed-1", "step": 1})[0] == "6"
+    assert call(f"{worker_url}/count/execute", {"instance_id": "seed-1", "parameters": {"step": 0}},
+                token=c.token)[1]["text"] == "6"  # ours at the worker too
     assert call(f"{seed}/release", {"instance_id": "seed-1"}) == (200, {"released": True})
     assert call(f"{c.url}/NoSuchTool/create", {})[1]["error"]["type"] == "unknown_tool"
+
+
+def seed_execute(url: str, body: dict) -> tuple[str, float, dict]:
+    """An execute call as the seed's client makes it: it unpacks the answer into three values."""
+    status, answer = call(url, body)
+    assert status == 200, answer
+    text, reward, metrics = answer
+    return text, reward, metrics
 
 
 def _cli(tmp_path, *args, timeout=60):
@@ -255,19 +271,27 @@ def test_unified_reports_starting_until_its_workers_registered(tmp_path):
 def test_restarted_master_answers_503_while_recovering_and_remote_tool_waits(cluster, monkeypatch):
     monkeypatch.setenv("BC_TOOLSERVE_TOKEN", TOKEN)
     assert cluster.op("create", {"instance_id": "kept"})[0] == 200
-    cluster.master.kill()
-    cluster.master.wait()
-    cluster.start_master("--heartbeat-interval", "1")  # recovery lasts 3 s: time to look at it
-    request = urllib.request.Request(f"{cluster.url}/count/execute", method="POST",
-                                     data=orjson.dumps({"instance_id": "kept", "parameters": {"step": 1}}),
-                                     headers={"Authorization": f"Bearer {TOKEN}"})
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(request, timeout=10)
-    answer = orjson.loads(refused.value.read())
-    assert refused.value.code == 503 and refused.value.headers["Retry-After"] == "1"  # never 404 unknown_instance
-    assert answer["error"]["type"] == "recovering" and answer["error"]["retryable"] is True
-    assert cluster.op("create", {"instance_id": "unknown-yet"}, tool="not_yet_registered")[0] == 503
-    assert call(f"{cluster.url}/health")[1]["status"] == "recovering"
+    # the workers wait (SIGSTOP) until the probes below have run: on a loaded machine one re-registered before the
+    # first probe (200) or the master took its whole recovery to start (404), and the test raced them
+    for worker in cluster.workers.values():
+        worker.send_signal(signal.SIGSTOP)
+    try:
+        cluster.master.kill()
+        cluster.master.wait()
+        cluster.start_master("--heartbeat-interval", "2")  # recovery lasts 6 s: time to look at it
+        request = urllib.request.Request(f"{cluster.url}/count/execute", method="POST",
+                                         data=orjson.dumps({"instance_id": "kept", "parameters": {"step": 1}}),
+                                         headers={"Authorization": f"Bearer {TOKEN}"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=10)
+        answer = orjson.loads(refused.value.read())
+        assert refused.value.code == 503 and refused.value.headers["Retry-After"] == "1"  # never 404 unknown_instance
+        assert answer["error"]["type"] == "recovering" and answer["error"]["retryable"] is True
+        assert cluster.op("create", {"instance_id": "unknown-yet"}, tool="not_yet_registered")[0] == 503
+        assert call(f"{cluster.url}/health")[1]["status"] == "recovering"
+    finally:
+        for worker in cluster.workers.values():
+            worker.send_signal(signal.SIGCONT)
 
     async def through_remote_tool():
         tool = RemoteTool({"type": "native", "server_url": cluster.url, "timeout_per_query": 20, "direct": False},

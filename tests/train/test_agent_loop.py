@@ -20,9 +20,9 @@ from verl.tools.tool_registry import load_all_tools  # noqa: E402
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
-from bc_common.jsonl import read_records  # noqa: E402
+from bc_common.readers import read_records  # noqa: E402
 from bc_train.agent_loop import BcAgentLoop  # noqa: E402
-from bc_train.check import _compose  # noqa: E402
+from bc_train.check import compose as _compose  # noqa: E402
 from bc_train.reward import compute_score  # noqa: E402
 from bc_train.rl import emit_rl  # noqa: E402
 from bc_train.tokenizer import build_offline_tokenizer  # noqa: E402

@@ -64,3 +64,31 @@ def test_moves_made_through_tools_are_graded_from_the_recorded_assistant_message
     assert compute_score("bootcamp/minesweeper", "", gt, extra)["acc"] == 1.0
     del extra["bc_assistant_messages"]
     assert compute_score("bootcamp/minesweeper", "", gt, extra)["acc"] == 0.0
+
+
+def _bc_eval_score(text: str, **kwargs) -> float:
+    """What bc-eval gives the same text under `--verify-correction-kwargs` (the verifier's verify_score)."""
+    from bc_common.registry import get_bootcamp
+
+    return float(get_bootcamp(DS).reward.verify_score(text, json.loads(GT), format_score=0.0, **kwargs))
+
+
+def test_the_seeds_reward_kwargs_mean_the_same_as_in_bc_eval() -> None:
+    import pytest
+
+    from bc_common.errors import ConfigError
+
+    cases = [({"short_penalty": True}, RIGHT, 0.0),  # 28 characters, under the seed's 100
+             ({"short_penalty": True, "short_threshold": 10}, RIGHT, 1.0),
+             ({"short_threshold": 50}, RIGHT, 0.0),
+             ({"format_penalty": True}, f"<think>a</think>{RIGHT}", 1.0),
+             ({"format_penalty": True}, f"<think>a{RIGHT}", 0.0),
+             ({"ans_threshold": 40}, RIGHT, 0.0),
+             ({"tolerance": "1e-3"}, RIGHT, 1.0)]  # the verifier's own key passes through too
+    for kwargs, text, expected in cases:
+        got = compute_score(DS, text, GT, {"bc_final_text": text}, **kwargs)
+        assert got["acc"] == expected == _bc_eval_score(text, **kwargs), kwargs
+    with pytest.raises(ConfigError, match="short_penalti"):  # a typo is refused, not swallowed
+        compute_score(DS, RIGHT, GT, {"bc_final_text": RIGHT}, short_penalti=True)
+    # verl's own additions when a reward model serves are not the verifier's keys
+    assert compute_score(DS, RIGHT, GT, {"bc_final_text": RIGHT}, reward_router_address=None)["acc"] == 1.0

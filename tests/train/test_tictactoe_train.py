@@ -12,15 +12,15 @@ pytest.importorskip("verl")
 from omegaconf import OmegaConf  # noqa: E402
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 
-from bc_common.jsonl import read_records  # noqa: E402
+from bc_common.readers import read_records  # noqa: E402
 from bc_common.registry import get_bootcamp  # noqa: E402
 from bc_common.tasks import RowSpec, TaskFactory  # noqa: E402
-from bc_train.check import _compose  # noqa: E402
+from bc_train.check import compose as _compose  # noqa: E402
 from bc_train.reward import REWARD_KEYS, compute_score  # noqa: E402
 from bc_train.rl import emit_rl  # noqa: E402
 from bc_train.tokenizer import build_offline_tokenizer  # noqa: E402
 from bc_train.verl_config import TrainOptions  # noqa: E402
-from bootcamps.tictactoe.game import best_x_move, labels_of, replay  # noqa: E402
+from bootcamps.tictactoe.puzzle import Puzzle, forced_win, play, to_masks  # noqa: E402
 
 from .conftest import task_row, write_jsonl  # noqa: E402
 from .test_agent_loop import ScriptedServer, _run  # noqa: E402
@@ -38,12 +38,14 @@ def tictactoe_rows(n: int = 12) -> list[dict[str, Any]]:
 
 
 def perfect_moves(identity: dict[str, Any]) -> tuple[list[int], str]:
-    """X's moves of the reference game (perfect play against the identity's opponent) and its result."""
+    """X's moves of the reference game (the puzzle's forced win against the identity's defender) and its result."""
+    puzzle = Puzzle.of(identity)
     moves: list[int] = []
-    game = replay(identity, moves)
+    game = play(puzzle, moves)
     while game.result == "unfinished":
-        moves.append(labels_of(identity)[best_x_move(game.board) - 1])  # the number this game shows there
-        game = replay(identity, moves)
+        x, o = to_masks(game.board)
+        moves.append(forced_win(x, o, puzzle.n, puzzle.k, puzzle.moves - len(moves)) + 1)  # numbered from 1
+        game = play(puzzle, moves)
     return moves, game.result
 
 
@@ -63,11 +65,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     return {"cfg": cfg, "tokenizer": tokenizer, "dir": tmp / "run", "items": items}
 
 
-def _item(run: dict[str, Any], first: str) -> dict[str, Any]:
-    for item in run["items"]:
-        if item["data_source"] == DS and orjson.loads(item["reward_model"]["ground_truth"])["first"] == first:
-            return item
-    raise AssertionError(f"no tictactoe row where {first} opens")
+def _item(run: dict[str, Any], index: int = 0) -> dict[str, Any]:
+    return [item for item in run["items"] if item["data_source"] == DS][index]
 
 
 def _score(run: dict[str, Any], item: dict[str, Any], out: Any, **drop: bool) -> dict[str, float]:
@@ -78,12 +77,12 @@ def _score(run: dict[str, Any], item: dict[str, Any], out: Any, **drop: bool) ->
     return compute_score(item["data_source"], solution, item["reward_model"]["ground_truth"], extra)
 
 
-@pytest.mark.parametrize("first", ["X", "O"])
-def test_reference_game_through_the_loop_scores_one(run: dict[str, Any], first: str) -> None:
-    item = _item(run, first)
+@pytest.mark.parametrize("index", [0, 1])
+def test_reference_game_through_the_loop_scores_one(run: dict[str, Any], index: int) -> None:
+    item = _item(run, index)
     identity = orjson.loads(item["reward_model"]["ground_truth"])
     moves, result = perfect_moves(identity)
-    assert result in ("win", "draw")
+    assert result == "win"
     assert list(item["extra_info"]["tool_selection"]) == []  # the arithmetic row's tool is not offered here
     turns = [f"I play {m}.\n<move>{m}</move>" for m in moves]
     server = ScriptedServer(run["tokenizer"], turns)
@@ -93,7 +92,7 @@ def test_reference_game_through_the_loop_scores_one(run: dict[str, Any], first: 
     assert out.extra_fields["bc_assistant_texts"] == turns
     assert out.extra_fields["bc_final_text"] == turns[-1]
     assert out.extra_fields["bc_stop_reason"] == "completed"
-    assert out.extra_fields["turn_scores"] == [0.0] * (len(moves) - 1) + [1.0 if result == "win" else 0.5]
+    assert out.extra_fields["turn_scores"] == [0.0] * (len(moves) - 1) + [1.0]
     # each prompt after the first carries the opponent's reply and the new board; none of it is trained on
     for k in range(1, len(moves)):
         assert f"You played {moves[k - 1]}." in run["tokenizer"].decode(server.prompts[k])
@@ -112,7 +111,7 @@ def test_reference_game_through_the_loop_scores_one(run: dict[str, Any], first: 
 
 
 def test_illegal_move_ends_the_game_and_scores_zero(run: dict[str, Any]) -> None:
-    item = _item(run, "X")
+    item = _item(run)
     identity = orjson.loads(item["reward_model"]["ground_truth"])
     moves, _ = perfect_moves(identity)
     turns = [f"<move>{moves[0]}</move>", f"<move>{moves[0]}</move>", f"<move>{moves[1]}</move>"]
@@ -125,7 +124,7 @@ def test_illegal_move_ends_the_game_and_scores_zero(run: dict[str, Any]) -> None
 
 
 def test_unfinished_game_scores_zero_and_keys_match_other_bootcamps(run: dict[str, Any]) -> None:
-    item = _item(run, "X")
+    item = _item(run)
     identity = orjson.loads(item["reward_model"]["ground_truth"])
     moves, _ = perfect_moves(identity)
     server = ScriptedServer(run["tokenizer"], [f"<move>{m}</move>" for m in moves])

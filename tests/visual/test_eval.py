@@ -169,8 +169,8 @@ def test_builtin_models_play_the_visual_bootcamps(tmp_path: Path):
 def test_limits_target_sizes():
     assert ImageLimits(max_pixels=100).target(20, 20) == (10, 10)
     assert ImageLimits(min_edge=28).target(14, 100) == (28, 200)
-    assert ImageLimits(max_pixels=1000, min_edge=28).target(2, 1000) is not None
-    w, h = ImageLimits(max_pixels=1000, min_edge=28).target(2, 1000)
+    assert ImageLimits(max_pixels=1000, min_edge=28).target(5, 1000) is not None
+    w, h = ImageLimits(max_pixels=1000, min_edge=28).target(5, 1000)
     assert w * h <= 1000  # the pixel budget wins
     assert ImageLimits(max_pixels=400, min_edge=10).target(20, 20) is None
     assert ImageLimits.resolve(environ={"MAX_IMAGE_SIZE": "0"}) == ImageLimits()

@@ -46,7 +46,9 @@ def test_image_files_are_written_once_by_content(tmp_path: Path):
     files.externalize(row)
     urls = image_urls_of(row["prompt"])
     assert urls[0] == urls[1] and urls[0].startswith("../img/") and len(list((tmp_path / "img").iterdir())) == 1
-    assert image_bytes(urls[0], base=tmp_path / "out")[0] == png()
+    assert image_bytes(urls[0], base=tmp_path / "out", root=tmp_path)[0] == png()
+    with pytest.raises(ValueError, match="outside the dataset's folder"):  # the images folder is not below out/
+        image_bytes(urls[0], base=tmp_path / "out")
 
 
 def test_hashes_and_stripping():

@@ -11,6 +11,10 @@ bootcamp and process, and shared by every check). `BC_BOOTCAMPS=a,b` restricts t
 `BC_CONFORMANCE_N` changes N. A bootcamp tunes it with `Bootcamp.conformance`: `n` (tasks, default 200),
 `small_answer_space` (a reason: skip the most-frequent-answer check, and require a balanced answer split instead),
 `known_issues` (check -> reason: the check is reported as an expected failure, not silently dropped).
+
+The signal checks (`signal.SIGNAL_CHECKS`: baselines, noisy against reference, difficulty order, distinctness,
+visual and hidden-state baselines) run after the attack checks; every limit is in `thresholds.THRESHOLDS`.
+`BC_SIGNAL_N` / `BC_DISTINCT_N` change their sample sizes (tasks per group and policy; rows per group).
 """
 from __future__ import annotations
 
@@ -25,25 +29,25 @@ from typing import Any
 
 import orjson
 
-from .bootcamp import assistant_texts, final_assistant_text
-from .builtin_model import reference_trajectory
-from .catalog import available, get_bootcamp
-from .environment import Environments
-from .manifest import Bootcamp
-from .tasks import TaskSet
-from .tool_config import check_function_schema
+from ..bootcamp import assistant_texts, final_assistant_text
+from ..builtin_model import reference_trajectory
+from ..catalog import available, get_bootcamp
+from ..environment import Environments
+from ..manifest import Bootcamp
+from ..tasks import TaskSet
+from ..tool_config import check_function_schema
+from .signal import SIGNAL_CHECKS, Signal
+from .thresholds import THRESHOLDS, ConformanceError
 
 DEFAULT_N = 200
-MAX_SHARE = 0.02  # cross-instance and most-frequent-answer checks: at most 2% of gradings may score 1.0
-HOSTILE_BUDGET_S = 0.05
-CHECKS = ("reference_scores_one", "reference_uses_tools", "no_reward_for_calling_tools",
+MAX_SHARE = THRESHOLDS.max_share
+HOSTILE_BUDGET_S = THRESHOLDS.hostile_budget_s
+ATTACK_CHECKS = ("reference_scores_one", "reference_uses_tools", "no_reward_for_calling_tools",
           "corrupted_answers_score_below_one", "identity_survives_json", "generation_deterministic_and_varied",
           "prompt_does_not_give_the_answer", "cross_instance_answers", "most_frequent_answer",
           "hostile_text", "tool_schemas", "yaml_class_names_inside_package", "readme")
-
-
-class ConformanceError(AssertionError):
-    """A check a bootcamp fails; the message names the bootcamp, the check and the evidence."""
+CHECKS = ATTACK_CHECKS + SIGNAL_CHECKS
+__all__ = ["CHECKS", "THRESHOLDS", "Conformance", "ConformanceError", "pytest_suite"]
 
 
 def selected_bootcamps() -> list[str]:
@@ -86,7 +90,8 @@ HOSTILE_TEXTS = (
 class Conformance:
     """The checks of one bootcamp over `n` seeded tasks (reference episodes played once, on first use)."""
 
-    def __init__(self, name: str | Bootcamp, *, n: int | None = None, seed: int = 11):
+    def __init__(self, name: str | Bootcamp, *, n: int | None = None, seed: int = 11,
+                 sample_sizes: dict[str, int] | None = None):
         self.bootcamp = get_bootcamp(name) if isinstance(name, str) else name
         settings = getattr(self.bootcamp, "conformance", None) or {}
         env_n = os.environ.get("BC_CONFORMANCE_N")
@@ -97,6 +102,15 @@ class Conformance:
         self._rows: list[dict[str, Any]] | None = None
         self._episodes: list[dict[str, Any]] | None = None
         self._wrong: list[dict[str, Any]] | None = None
+        self.signal = Signal(self.bootcamp, seed=seed, sample_sizes=sample_sizes)
+
+    def check(self, name: str) -> None:
+        """Run the check called `name` (an attack check or a signal check); ConformanceError when it fails."""
+        if name in SIGNAL_CHECKS:
+            return getattr(self.signal, name)()
+        if name not in ATTACK_CHECKS:
+            raise ValueError(f"unknown conformance check {name!r}; checks: {', '.join(CHECKS)}")
+        return getattr(self, name)()
 
     # -- shared fixtures ---------------------------------------------------------------------------------------
     @property
@@ -124,7 +138,7 @@ class Conformance:
         return self._wrong
 
     def _play(self, rows: list[dict[str, Any]], *, wrong: bool) -> list[dict[str, Any]]:
-        envs = Environments()
+        envs = Environments(bootcamps=[self.bootcamp])
 
         async def run_all() -> list[dict[str, Any]]:
             sem = asyncio.Semaphore(32)
@@ -323,7 +337,7 @@ class Conformance:
         results = []
         for check in checks:
             try:
-                getattr(self, check)()
+                self.check(check)
                 results.append((check, None))
             except ConformanceError as exc:
                 results.append((check, str(exc)))
@@ -339,37 +353,46 @@ def _text(content: Any) -> str:
 _CACHE: dict[str, Conformance] = {}
 
 
-def conformance_for(name: str) -> Conformance:
+def conformance_for(name: str, sample_sizes: dict[str, int] | None = None) -> Conformance:
     """The shared `Conformance` of a bootcamp (its episodes are played once per process)."""
     if name not in _CACHE:
-        _CACHE[name] = Conformance(name)
+        _CACHE[name] = Conformance(name, sample_sizes=sample_sizes)
     return _CACHE[name]
 
 
 def known_issues(name: str) -> dict[str, str]:
     """The checks a bootcamp declares it fails (`Bootcamp.conformance["known_issues"]`: check -> reason)."""
-    from .catalog import load
+    from ..catalog import load
 
     manifest = load(name)
     return dict((getattr(manifest, "conformance", None) or {}).get("known_issues") or {})
 
 
-def pytest_suite(names: list[str] | None = None) -> Any:
+def pytest_suite(names: list[str] | None = None, expected: dict[str, dict[str, str]] | None = None,
+                 sample_sizes: dict[str, dict[str, int]] | None = None) -> Any:
     """A pytest test function parametrized over (bootcamp, check): assign it to a `test_*` name. A check the
-    bootcamp lists in its known issues is an expected failure (xfail) with the stated reason."""
+    bootcamp lists in its known issues, or `expected[bootcamp][check]` gives a reason for, is an expected
+    failure (xfail) with that reason. `sample_sizes[bootcamp]` sets `signal_n` / `distinct_n` where the
+    manifest does not (slow generators in a CI budget)."""
+    import importlib.util
+
     import pytest
 
+    # under pytest-xdist's `--dist loadgroup`, a bootcamp's checks share one worker and so its cached runs
+    grouped = importlib.util.find_spec("xdist") is not None
     params = []
     for bootcamp in (names if names is not None else selected_bootcamps()):
-        issues = known_issues(bootcamp)
+        issues = {**(expected or {}).get(bootcamp, {}), **known_issues(bootcamp)}
         for check in CHECKS:
             marks = [pytest.mark.xfail(reason=f"known issue: {issues[check]}", strict=False)] \
                 if check in issues else []
+            if grouped:
+                marks.append(pytest.mark.xdist_group(bootcamp))
             params.append(pytest.param(bootcamp, check, marks=marks, id=f"{bootcamp}-{check}"))
 
     @pytest.mark.parametrize(("bootcamp", "check"), params)
     def test_conformance(bootcamp: str, check: str) -> None:
-        getattr(conformance_for(bootcamp), check)()
+        conformance_for(bootcamp, (sample_sizes or {}).get(bootcamp)).check(check)
 
     return test_conformance
 

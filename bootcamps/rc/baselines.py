@@ -1,0 +1,74 @@
+"""Generic baselines of every rc/<task>: the answers a lazy policy finds first without reading the item well.
+
+`frequent` answers the most frequent answer of a fixed training sample of the task (what a policy that learnt
+the answer distribution, not the task, says); `copy_number` copies the last number of the prompt; `banana`
+answers a word that answers nothing (a verifier that pays it pays any answer).
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from typing import Any
+
+from bc_common.bootcamp import Baseline, ReferencePolicy
+
+from . import tasks
+from .policy import reference_answer
+
+TRAINING_SAMPLE = 50  # items of the task the `frequent` baseline learns its answer from
+TRAINING_SEED = 2**62  # seeds counted up from here: coordinates no row draws in practice (rows draw 63-bit seeds)
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+@functools.cache
+def frequent_answer(name: str, config_json: str, level: int) -> str:
+    """The most frequent answer among `TRAINING_SAMPLE` fixed items of the task with these parameters."""
+    import orjson
+
+    params = orjson.loads(config_json)
+    answers: Counter = Counter()
+    for j in range(TRAINING_SAMPLE):
+        try:
+            item = tasks.make_item(name, params, level, TRAINING_SEED + j)
+        except Exception:  # noqa: BLE001  (an item reasoning-core cannot make teaches nothing)
+            continue
+        answers[reference_answer(item)] += 1
+    return answers.most_common(1)[0][0] if answers else ""
+
+
+def _reply(answer: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": f"<answer>{answer}</answer>"}
+
+
+class FrequentAnswerPolicy(ReferencePolicy):
+    """Baseline: the most frequent answer of the task's training sample, whatever the item."""
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        import orjson
+
+        identity = self.identity
+        config = orjson.dumps(identity.get("config") or {}, option=orjson.OPT_SORT_KEYS).decode()
+        return _reply(frequent_answer(identity["task"], config, int(identity.get("level") or 0)))
+
+
+class CopyNumberPolicy(ReferencePolicy):
+    """Baseline: copies the last number the prompt shows (or 0 when it shows none)."""
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        numbers = _NUMBER.findall(str(self.identity.get("prompt") or "")[-20000:])
+        return _reply(numbers[-1] if numbers else "0")
+
+
+class BananaPolicy(ReferencePolicy):
+    """Baseline: an answer that answers nothing."""
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        return _reply("banana")
+
+
+BASELINES = [
+    Baseline("frequent", FrequentAnswerPolicy, "the most frequent answer of 50 training items of the task"),
+    Baseline("copy_number", CopyNumberPolicy, "the last number of the prompt"),
+    Baseline("banana", BananaPolicy, "the word 'banana'"),
+]

@@ -1,0 +1,218 @@
+"""reasoning-core's tasks seen from the harness: names, parameters as a Config dataclass, difficulty levels as
+groups, and item *i* made from its coordinates (task, parameters, level, seed).
+
+reasoning-core draws every item from Python's global `random` (and numpy's), its `Task` objects remember
+answers between calls, and it iterates sets of strings (whose order follows the hash seed); so each row seeds both
+global streams from a 64-bit seed drawn from the row's own rng, makes the item with a fresh `Task` under
+PYTHONHASHSEED=0 (in a helper process when this one runs under another), and puts the global streams back.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import io
+import json
+import multiprocessing
+import os
+import random
+import sys
+import warnings
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from bc_common.bootcamp import Group
+
+OURS = ("level", "seed", "size")  # the adapter's coordinates and reasoning-core's own; not knobs a user sets
+LEVELS = 5  # groups: default (level 0, the default mix) and level_1 .. level_4 (ratio 0, chosen by name)
+HASH_SEED = "0"  # the hash seed items are made under (see make_item)
+GENERATE_TIMEOUT_S = 60  # reasoning-core's own per-item alarm; an item slower than this is retried by it
+# metadata keys that depend on the machine, the clock or tiktoken's presence, not on the item: dropped from rows
+VOLATILE = ("_time", "_generator_commit", "_prompt_tokens", "_answer_tokens", "_cot_tokens")
+
+
+def roster() -> list[str]:
+    """reasoning-core's shipped roster (`list_tasks()`), sorted: the tasks it promotes and measures."""
+    from reasoning_core import list_tasks
+
+    with quiet():
+        return sorted(list_tasks())
+
+
+def task_class(name: str) -> type:
+    """The Task class of `name` (imports its module: ModuleNotFoundError names what a task needs)."""
+    from reasoning_core import DATASETS
+
+    with quiet():
+        return DATASETS[name]._resolved
+
+
+def summary(name: str) -> str:
+    """One line for `bc-gen --list`, from reasoning-core's catalogue (no task module is imported)."""
+    return _summaries().get(name) or name.replace("_", " ")
+
+
+@functools.cache
+def _summaries() -> dict[str, str]:
+    from reasoning_core import task_catalog
+
+    with quiet():
+        return {row["name"]: row["summary"].strip().rstrip(".") for row in task_catalog()}
+
+
+def description(name: str) -> str:
+    return f"reasoning-core {name}: {summary(name)}."
+
+
+@functools.cache
+def config_class(name: str) -> type:
+    """The task's knobs (its config dataclass less level, seed and size) as a dataclass; a field's type is its
+    default's type (lists stand for tuples), so `--set` refuses unknown keys and wrong types by name."""
+    defaults = default_config(name)
+    fields = []
+    for key, value in defaults.items():
+        kind: Any = type(value)
+        if value is None:
+            kind = Any
+        elif isinstance(value, (tuple, list)):
+            kind = list
+        elif isinstance(value, float):
+            kind = float | int
+        spec = dataclasses.field(default_factory=functools.partial(_copy, value)) \
+            if isinstance(value, (list, tuple, dict)) else dataclasses.field(default=value)
+        fields.append((key, kind, spec))
+    fields.append(("level", int, dataclasses.field(default=0)))  # the groups' knob: reasoning-core's difficulty level
+    cls = dataclasses.make_dataclass(f"{_camel(name)}Config", fields, namespace={"validate": _validate_level})
+    cls.__module__ = __name__
+    cls.__doc__ = f"Parameters of reasoning-core's {name} (its config less level, seed and size)."
+    return cls
+
+
+def _validate_level(self: Any) -> None:
+    """level is a difficulty level from 0 up."""
+    if isinstance(self.level, bool) or not isinstance(self.level, int) or self.level < 0:
+        raise ValueError(f"level must be an integer >= 0, got {self.level!r}")
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, (tuple, list)) else dict(value)
+
+
+@functools.cache
+def default_config(name: str) -> dict[str, Any]:
+    """The task's configuration at level 0, less the coordinates (JSON values: tuples as lists)."""
+    with quiet():
+        config = task_class(name)().config
+    out = {}
+    for f in dataclasses.fields(config):
+        if f.name in OURS or f.name.startswith("_"):
+            continue
+        value = getattr(config, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def _camel(name: str) -> str:
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
+
+
+def groups() -> list[Group]:
+    """`default` (level 0, the default mix) and `level_1` .. `level_4` (reasoning-core's difficulty levels;
+    ratio 0: chosen with `--group level_N`)."""
+    return [Group("default", {}, ratio=1.0)] + [Group(f"level_{k}", {"level": k}, ratio=0.0)
+                                              for k in range(1, LEVELS)]
+
+
+def make_item(name: str, params: dict[str, Any], level: int, seed: int) -> dict[str, Any]:
+    """reasoning-core's item at these coordinates: {prompt, answer, metadata}, the same bytes in every process.
+
+    reasoning-core iterates sets and dicts of strings while it makes items, so an item follows the hash seed:
+    items are made under PYTHONHASHSEED=0, here when this process runs under it, else in one helper process
+    started with it (kept for the process's life)."""
+    if not sys.flags.hash_randomization:
+        return _make_here(name, params, level, seed)
+    try:
+        return _worker().submit(_make_here, name, params, level, seed).result()
+    except BrokenProcessPool:  # the helper died (killed, out of memory): one fresh start, then the error stands
+        _WORKER.clear()
+        return _worker().submit(_make_here, name, params, level, seed).result()
+
+
+def _make_here(name: str, params: dict[str, Any], level: int, seed: int) -> dict[str, Any]:
+    cls = task_class(name)
+    with global_rngs(seed), quiet():
+        task = cls(**_typed(name, params))
+        example = task.generate_example(level=level, max_tokens=0, timeout=GENERATE_TIMEOUT_S)
+    metadata = {k: v for k, v in dict(example.metadata).items() if k not in VOLATILE}
+    answer = example.answer
+    if answer is not None and not isinstance(answer, (str, int, float, bool)):
+        answer = str(answer)  # the reference answers its text form; the generator checks the scorer accepts it
+    return {"prompt": str(example.prompt), "answer": answer, "metadata": json.loads(json.dumps(metadata))}
+
+
+_WORKER: dict[int, ProcessPoolExecutor] = {}  # pid -> the helper (a forked child starts its own)
+
+
+def _worker() -> ProcessPoolExecutor:
+    pid = os.getpid()
+    if pid not in _WORKER:
+        _WORKER.clear()
+        saved = os.environ.get("PYTHONHASHSEED")
+        os.environ["PYTHONHASHSEED"] = HASH_SEED  # read by the spawned interpreter at its start
+        try:
+            _WORKER[pid] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+            _WORKER[pid].submit(int).result()  # started now, while the variable holds
+        finally:
+            if saved is None:
+                del os.environ["PYTHONHASHSEED"]
+            else:
+                os.environ["PYTHONHASHSEED"] = saved
+    return _WORKER[pid]
+
+
+def _typed(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The parameters that differ from the task's defaults, lists back to tuples where its default is a tuple."""
+    defaults = default_config(name)
+    with quiet():
+        config = task_class(name)().config
+    return {k: tuple(v) if isinstance(getattr(config, k, None), tuple) and isinstance(v, list) else v
+            for k, v in params.items() if k != "level" and v != defaults.get(k)}
+
+
+@contextlib.contextmanager
+def global_rngs(seed: int) -> Iterator[None]:
+    """Python's and numpy's global random streams seeded from `seed` while an item is made, then put back.
+
+    Some generators reseed the global stream from the OS (gramforge's `generate` calls `random.seed(None)`): while
+    an item is made, a reseed without a value takes the next value of a stream keyed by `seed` instead."""
+    import numpy
+
+    state, np_state = random.getstate(), numpy.random.get_state()
+    reseeds = random.Random(seed ^ 0x5EED)
+    py_seed, np_seed = random.seed, numpy.random.seed
+
+    def seed_python(a: Any = None, *args: Any, **kwargs: Any) -> None:
+        py_seed(reseeds.getrandbits(64) if a is None else a, *args, **kwargs)
+
+    def seed_numpy(value: Any = None) -> None:
+        np_seed(reseeds.getrandbits(32) if value is None else value)
+
+    py_seed(seed)
+    np_seed(seed % 2**32)
+    random.seed, numpy.random.seed = seed_python, seed_numpy
+    try:
+        yield
+    finally:
+        random.seed, numpy.random.seed = py_seed, np_seed
+        random.setstate(state)
+        numpy.random.set_state(np_state)
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """Drop what reasoning-core prints or warns (tiktoken missing, progress): stdout carries records only."""
+    with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield

@@ -1,0 +1,12 @@
+"""The adapted TextArena games, one module each; `GAMES` maps a ta/<name> to its declaration."""
+from __future__ import annotations
+
+from ..game import Game
+from . import guess_the_number, lights_out, mastermind, nim, sudoku
+
+GAMES: dict[str, Game] = {g.name: g for g in (guess_the_number.GAME, lights_out.GAME, mastermind.GAME, nim.GAME, sudoku.GAME)}
+
+
+def class_name(name: str) -> str:
+    """`guess_the_number` -> `GuessTheNumber`."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("_"))

@@ -1,0 +1,12 @@
+0.0002997349757898815  0.00025064158186936466  0.0002770377573149941  0.00043825181700155236 : Mass of the planets (in mstar)
+77.31760134846526  31.31560688101906  76.37566154931669  50.00658783520998 : Semi-major axes
+0.37839815638485363  0.182414877668485  0.8523081193592097  0.09548731516801984 : Eccentricities
+60.32908948652982  50.12253573025026  58.8348014897507  82.87008984540597 : Inclinaison (deg)
+1  1  1  1 : is Inclinaison damping?
+1  1  1  1 : planets feel Disk ?
+1  1  1  1 : planets feel others ?
+0  0  0  0 : Accretion onto planets ?
+1.66  1.66  1.66  1.66 : Accretion parameter
+0.001  0.001  0.001  0.001 : Maximum mass of the planet
+0.4  0.4  0.4  0.4 : Smoothing
+1.0  1.0  1.0  1.0 : Region excluded from torque calculation

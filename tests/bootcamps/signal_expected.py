@@ -1,0 +1,29 @@
+"""The signal checks' current failures of own bootcamps: expected failures (xfail, not strict) until the bootcamp
+helpers land their fixes (issue 23 item 3). Each reason is the check's message as measured on this branch; the
+thresholds themselves are never loosened. Remove an entry when its bootcamp passes."""
+from __future__ import annotations
+
+EXPECTED: dict[str, dict[str, str]] = {
+    "robot_arm": {
+        "baselines_score_low": "issue 23: success in easy / medium / hard (n=30, seed 11): blind_probe (every probe "
+                               "spent on sweeps, then an unverified plan) 0.13 / 0.43 / 0.43, one_replay 0.07 / "
+                               "0.00 / 0.00, tuck 0.00 / 0.03 / 0.00: a route around the few obstacles blind "
+                               "probes find is often free (bootcamps/robot_arm/README.md, reward section)",
+        "difficulty_order": "issue 23: builtin:baseline/blind_probe success rises from easy 13.3% to medium 43.3% "
+                            "(+0.300 > 2.326 SE = 0.270)",
+    },
+}
+
+# sample sizes where a generator or simulator is slow (the manifest's own `signal_n` / `distinct_n` win): the
+# distinct check's limits scale with its sample (bc_common.conformance.stats.allowed_repeats); these keep CI within
+# its budget on 2 cores. Seconds per 1,000 rows of a group (docs/bootcamps.md): binairo 38, sudoku 147,
+# holdem 208 ms a task, robot_arm 0.2-0.5 s CPU a task (medium its slowest) and battery_design 207 s
+# CPU per 1,000; robot_arm's continuous scenes never repeat, so its distinct sample is the rows the policies play.
+SAMPLE_SIZES: dict[str, dict[str, int]] = {
+    "binairo": {"distinct_n": 200},
+    "sudoku": {"distinct_n": 100},
+    "holdem": {"distinct_n": 200},
+    "robot_arm": {"distinct_n": 30, "signal_n": 30},
+    "battery_design": {"distinct_n": 50, "signal_n": 20},
+    "tictactoe": {"distinct_n": 100, "signal_n": 20},  # 0.16 / 0.33 / 0.73 s CPU a puzzle (easy / medium / hard)
+}

@@ -1,0 +1,219 @@
+"""ta/*: TextArena's games through the real textarena package, the real CLIs and OpenAI-compatible servers on
+loopback (issue 27 items 1 and 3)."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+import pytest
+
+pytest.importorskip("textarena")
+
+from bc_common.catalog import get_bootcamp  # noqa: E402
+from bc_common.manifest import Unavailable  # noqa: E402
+from bc_eval.testing import ScriptedServer  # noqa: E402
+from bootcamps.ta.collection import ADAPTED, collection  # noqa: E402
+from bootcamps.ta.games import GAMES  # noqa: E402
+from bootcamps.ta.games.nim import take_one_largest, winning_move  # noqa: E402
+from bootcamps.ta.play import replay  # noqa: E402
+from bootcamps.ta.reward import TARewardCalculator  # noqa: E402
+from bootcamps.ta.seats import seats_class  # noqa: E402
+
+BIN = Path(sys.executable).parent
+
+
+def _run(tool: str, *args: str, stdin: bytes | None = None, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / tool), *args], input=stdin, capture_output=True, timeout=240, env=env)
+
+
+def _rows(raw: bytes) -> list[dict]:
+    return [orjson.loads(line) for line in raw.splitlines() if line.strip()]
+
+
+def _nim_task(seed: int = 3) -> bytes:
+    proc = _run("bc-gen", "ta/nim", "-n", "1", "--seed", str(seed))
+    assert proc.returncode == 0, proc.stderr.decode()
+    return proc.stdout
+
+
+def test_every_textarena_game_is_listed_adapted_or_unavailable_with_a_reason() -> None:
+    from textarena.envs.registration import ENV_REGISTRY
+
+    assert set(ADAPTED) == set(GAMES)
+    names = set(collection.names())
+    assert {"guess_the_number", "nim", "wordle", "hangman", "tic_tac_toe"} <= names
+    assert len(names) >= len({env_id.split("-v")[0] for env_id in ENV_REGISTRY}) - 1  # UsedCar is an alias
+    wordle = collection.load("wordle")
+    assert isinstance(wordle, Unavailable) and "nltk.download" in wordle.withheld
+    assert "seats are for two" in collection.load("secret_mafia").withheld or \
+        "Player count" in collection.load("secret_mafia").withheld
+    for name in names - set(ADAPTED):
+        assert collection.load(name).withheld.startswith("unavailable: ")
+
+
+def test_same_seed_same_bytes_and_rows_carry_the_textarena_version() -> None:
+    first = _run("bc-gen", "ta/guess_the_number", "-n", "6", "--seed", "5")
+    again = _run("bc-gen", "ta/guess_the_number", "-n", "6", "--seed", "5", "-j", "2")
+    other = _run("bc-gen", "ta/guess_the_number", "-n", "6", "--seed", "6")
+    assert first.returncode == 0, first.stderr.decode()
+    assert first.stdout == again.stdout and first.stdout != other.stdout
+    for row in _rows(first.stdout):
+        assert "textarena 0.7.4" in row["extra_info"]["bootcamp_version"]
+
+
+def test_a_game_keeps_its_own_random_state_however_games_interleave() -> None:
+    """TextArena draws from the global `random`; other code drawing from it between moves changes nothing."""
+    identity = _rows(_run("bc-gen", "ta/guess_the_number", "-n", "1", "--seed", "9").stdout)[0][
+        "reward_model"]["ground_truth"]
+    alone = replay(identity, ["[50000]", "[25000]"]).match.game_state["game_number"]
+    random.seed(1234)
+    outside = random.random()
+    random.seed(1234)
+    played = replay(identity, ["[50000]", "[25000]"])
+    assert random.random() == outside  # the caller's stream is untouched
+    assert played.match.game_state["game_number"] == alone
+
+
+def test_textarenas_partial_credit_is_not_paid() -> None:
+    """GuessTheNumber pays TextArena reward for a near last guess; the verifier pays only a win."""
+    identity = _rows(_run("bc-gen", "ta/guess_the_number", "-n", "1", "--seed", "2").stdout)[0][
+        "reward_model"]["ground_truth"]
+    secret = replay(identity, []).match.game_state["game_number"]
+    # TextArena checks its turn limit before counting the turn: max_turns + 1 guesses end the game
+    near = [f"[{secret + 1 + i}]" for i in range(identity["kwargs"]["max_turns"] + 1)]
+    if secret + len(near) > identity["kwargs"]["max_number"]:
+        near = [f"[{secret - 1 - i}]" for i in range(len(near))]
+    played = replay(identity, near)
+    assert played.done and played.outcome().reward > 0.99  # TextArena's own reward: almost full
+    assert TARewardCalculator.verify_score(near, identity) == 0.0
+    assert TARewardCalculator.verify_score(near[:1] + [f"[{secret}]"], identity) == 1.0
+
+
+def _play(policy_class: type, identity: dict, *, wrong_at: int | None = None) -> list[str]:
+    """A policy's texts through a whole game, as the interaction answers it (`wrong_at`: that move is wrong)."""
+    opponent = GAMES[identity["game"]].opponent
+    messages = [{"role": "user", "content": replay(identity, [], opponent).views[0]}]
+    texts: list[str] = []
+    while len(texts) < 200:
+        policy = policy_class(identity, tools=[])
+        policy.rng = random.Random(len(texts))
+        texts.append(policy.respond(messages, wrong=len(texts) == wrong_at)["content"])
+        played = replay(identity, texts, opponent)
+        if played.done:
+            break
+        messages += [{"role": "assistant", "content": texts[-1]}, {"role": "user", "content": played.views[-1]}]
+    return texts
+
+
+def _identities(name: str, n: int, seed: int = 4) -> list[dict]:
+    proc = _run("bc-gen", f"ta/{name}", "-n", str(n), "--seed", str(seed))
+    assert proc.returncode == 0, proc.stderr.decode()
+    return [row["reward_model"]["ground_truth"] for row in _rows(proc.stdout)]
+
+
+def test_nim_reference_beats_the_scripted_seat_and_a_lazy_rule_does_not() -> None:
+    env = get_bootcamp("ta/nim")
+    for identity in _identities("nim", 8):
+        assert TARewardCalculator.verify_score(_play(env.policy, identity), identity) == 1.0
+        piles = list(identity["kwargs"]["piles"])
+        i, q = take_one_largest(piles, random.Random(0))
+        assert TARewardCalculator.verify_score([f"[{i} {q}]"] * 40, identity) == 0.0
+
+
+def test_lights_out_budget_is_the_shortest_solution_and_one_wrong_press_loses() -> None:
+    from bootcamps.ta.games.lights_out import Shortest, shortest_solution
+
+    for identity in _identities("lights_out", 6):
+        grid = replay(identity, []).match.game_state["grid"]
+        presses = shortest_solution(grid)
+        assert presses and identity["kwargs"]["max_turns"] == len(presses)
+        right = _play(Shortest, identity)
+        assert right == [f"[{r} {c}]" for r, c in presses]
+        assert TARewardCalculator.verify_score(right, identity) == 1.0
+        assert TARewardCalculator.verify_score(_play(Shortest, identity, wrong_at=0), identity) == 0.0
+
+
+def test_mastermind_reference_cracks_every_code_and_ignoring_the_pegs_does_not() -> None:
+    from bootcamps.ta.games.mastermind import FirstConsistent, Rotate
+
+    for identity in _identities("mastermind", 6):
+        texts = _play(FirstConsistent, identity)
+        assert TARewardCalculator.verify_score(texts, identity) == 1.0
+        assert len(texts) <= identity["kwargs"]["max_turns"] + 1
+        assert TARewardCalculator.verify_score(_play(Rotate, identity), identity) == 0.0
+
+
+def _scripted_match(task: dict) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Both seats' openings and moves of one ta/nim game: Player 0 plays Bouton's winning moves, Player 1 takes
+    one object from the largest pile."""
+    game = seats_class("nim")(task["reward_model"]["ground_truth"])
+    openings, moves = {}, {"Player 0": [], "Player 1": []}
+    while (seat := game.to_move()) is not None:
+        view = game.view(seat, first=seat not in openings)
+        openings.setdefault(seat, view)
+        piles = list(game.match.game_state["piles"])
+        i, q = winning_move(piles) if seat == "Player 0" else take_one_largest(piles, random.Random(0))
+        moves[seat].append(f"I take {q} from pile {i}: [{i} {q}]")
+        game.play(seat, moves[seat][-1])
+    assert game.outcome()["Player 0"].result == "win"
+    return openings, moves
+
+
+def test_model_vs_model_on_two_scripted_servers_records_both_seats(tmp_path: Path) -> None:
+    """Acceptance (issue 27): a TextArena two-player game, model against model, each an OpenAI-compatible server
+    on loopback with its own key; `--samples 2` plays both sides and every row records both seats."""
+    raw = _nim_task()
+    task = _rows(raw)[0]
+    openings, moves = _scripted_match(task)
+    scripts = {openings[seat]: [{"content": text} for text in moves[seat]] for seat in openings}
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_bytes(raw)
+    out = tmp_path / "matches.jsonl"
+    alpha, beta = ScriptedServer(scripts, models=["alpha"]), ScriptedServer(scripts, models=["beta"])
+    with alpha.running() as alpha_url, beta.running() as beta_url:
+        env = {k: v for k, v in __import__("os").environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+        env.update(OPENAI_API_KEY="key-alpha", BETA_KEY="key-beta")
+        proc = _run("bc-eval", str(tasks), "--model", "alpha", "--base-url", alpha_url, "--opponent-model", "beta",
+                    "--opponent-base-url", beta_url, "--opponent-api-key-env", "BETA_KEY", "--samples", "2",
+                    "--ordered", "-o", str(out), env=env)
+    assert proc.returncode == 0, proc.stderr.decode()
+    rows = _rows(out.read_bytes())
+    assert [(r["sample"], r["model"], r["score"], r["status"]) for r in rows] == [
+        (0, "alpha", 1.0, "completed"), (1, "alpha", 0.0, "completed")]
+    for row in rows:
+        seats = {s["seat"]: s for s in row["seats"]}
+        assert set(seats) == {"Player 0", "Player 1"}
+        winner = "alpha" if row["sample"] == 0 else "beta"
+        assert seats["Player 0"]["model"] == winner and seats["Player 0"]["result"] == "win"
+        assert seats["Player 1"]["result"] == "loss"
+        for name, seat in seats.items():
+            said = [m["content"] for m in seat["messages"] if m["role"] == "assistant"]
+            assert said == moves[name]  # each seat played its own script, every move recorded
+            assert seat["messages"][0]["content"] == openings[name]
+    for server, key in ((alpha, "key-alpha"), (beta, "key-beta")):
+        assert server.requests and all(r["headers"]["authorization"] == f"Bearer {key}" for r in server.requests)
+        for request in server.requests:  # a seat's own conversation only: never the other seat's opening
+            assert request["key"] in openings.values()
+    assert len(alpha.requests) + len(beta.requests) == 2 * (len(moves["Player 0"]) + len(moves["Player 1"]))
+    assert "key-alpha" not in out.read_text() and "key-beta" not in out.read_text()
+
+
+def test_builtin_seats_play_nim_and_the_verifier_regrades_each_seat(tmp_path: Path) -> None:
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_bytes(_nim_task(seed=8))
+    proc = _run("bc-eval", str(tasks), "--model", "builtin:reference", "--opponent-model", "builtin:random",
+                "--samples", "2", "--ordered")
+    assert proc.returncode == 0, proc.stderr.decode()
+    rows = _rows(proc.stdout)
+    assert len(rows) == 2
+    first = rows[0]  # the reference is Player 0, from a won position: it wins
+    assert first["score"] == 1.0 and {s["seat"]: s["model"] for s in first["seats"]} == {
+        "Player 0": "builtin:reference", "Player 1": "builtin:random"}
+    game = seats_class("nim")
+    for row in rows:
+        texts = {s["seat"]: [m["content"] for m in s["messages"] if m["role"] == "assistant"] for s in row["seats"]}
+        regraded = game.score(row["input"]["reward_model"]["ground_truth"], texts)
+        assert {s["seat"]: s["result"] for s in row["seats"]} == {k: v.result for k, v in regraded.items()}
