@@ -136,10 +136,10 @@ def test_the_recursion_limit_does_not_change_what_is_refused(tmp_path, limit):
     before = sys.getrecursionlimit()
     sys.setrecursionlimit(limit)
     try:
-        got = _run(lines, {"where": ["sample>=0"]}, partial=True, detailed=False, tmp_path=tmp_path)
+        got = _run(lines, {"min_score": 0.5}, partial=True, detailed=False, tmp_path=tmp_path)
     finally:
         sys.setrecursionlimit(before)
-    want = _run(lines, {"where": ["sample>=0"]}, partial=False, detailed=False, tmp_path=tmp_path)
+    want = _run(lines, {"min_score": 0.5}, partial=False, detailed=False, tmp_path=tmp_path)
     assert got == want
     assert got[1]["invalid"] == 1 and got[0].endswith(DEEP)
 
