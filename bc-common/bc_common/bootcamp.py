@@ -60,6 +60,9 @@ class InstructionGenerator:
             for f in dataclasses.fields(self.config):
                 setattr(self, f.name, getattr(self.config, f.name))
         self.rng: random.Random = RecordRandom(0)  # reseeded for every record by the framework
+        # the row's index in its split, set by the framework before each draw (None outside it): a generator may
+        # stratify by it (answer labels in turn), never make a row depend on anything but (seed, index)
+        self.index: int | None = None
         bootcamp = self.name or type(self).__name__.replace("InstructionGenerator", "").lower()
         self.data_source = f"bootcamp/{bootcamp}"
 

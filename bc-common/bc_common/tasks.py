@@ -102,6 +102,7 @@ class TaskFactory:
 
     def identity(self, index: int, attempt: int = 0) -> dict[str, Any]:
         self._seed(self._key_prefix + b"%d\x1f%d" % (index, attempt))
+        self.generator.index = index
         return self.generator.case_generator()
 
     def _seed(self, key: bytes) -> int:
@@ -118,6 +119,7 @@ class TaskFactory:
     def row(self, index: int) -> tuple[DedupKey, bytes]:
         """(dedup key, row bytes) for `index` (first draw; duplicates are redrawn with `identity(i, k)`)."""
         seed = self._seed(self._key_prefix + b"%d\x1f0" % index)
+        self.generator.index = index
         return self.render(index, self.generator.case_generator(), seed)
 
     def render(self, index: int, identity: dict[str, Any], seed: int | None = None) -> tuple[DedupKey, bytes]:

@@ -13,27 +13,15 @@ from typing import Any
 
 from bc_common.bootcamp import Baseline, ReferencePolicy
 
-from . import tasks
-from .policy import reference_answer
+from .balance import TRAINING_SAMPLE, config_key, training_answers
 
-TRAINING_SAMPLE = 50  # items of the task the `frequent` baseline learns its answer from
-TRAINING_SEED = 2**62  # seeds counted up from here: coordinates no row draws in practice (rows draw 63-bit seeds)
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 @functools.cache
 def frequent_answer(name: str, config_json: str, level: int) -> str:
-    """The most frequent answer among `TRAINING_SAMPLE` fixed items of the task with these parameters."""
-    import orjson
-
-    params = orjson.loads(config_json)
-    answers: Counter = Counter()
-    for j in range(TRAINING_SAMPLE):
-        try:
-            item = tasks.make_item(name, params, level, TRAINING_SEED + j)
-        except Exception:  # noqa: BLE001  (an item reasoning-core cannot make teaches nothing)
-            continue
-        answers[reference_answer(item)] += 1
+    """The most frequent answer among the task's training sample (bootcamps/rc/balance.py) with these parameters."""
+    answers = Counter(training_answers(name, config_json, level))
     return answers.most_common(1)[0][0] if answers else ""
 
 
@@ -45,11 +33,9 @@ class FrequentAnswerPolicy(ReferencePolicy):
     """Baseline: the most frequent answer of the task's training sample, whatever the item."""
 
     def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
-        import orjson
-
         identity = self.identity
-        config = orjson.dumps(identity.get("config") or {}, option=orjson.OPT_SORT_KEYS).decode()
-        return _reply(frequent_answer(identity["task"], config, int(identity.get("level") or 0)))
+        return _reply(frequent_answer(identity["task"], config_key(identity.get("config") or {}),
+                                      int(identity.get("level") or 0)))
 
 
 class CopyNumberPolicy(ReferencePolicy):
@@ -68,7 +54,7 @@ class BananaPolicy(ReferencePolicy):
 
 
 BASELINES = [
-    Baseline("frequent", FrequentAnswerPolicy, "the most frequent answer of 50 training items of the task"),
+    Baseline("frequent", FrequentAnswerPolicy, f"the most frequent answer of {TRAINING_SAMPLE} training items of the task"),
     Baseline("copy_number", CopyNumberPolicy, "the last number of the prompt"),
     Baseline("banana", BananaPolicy, "the word 'banana'"),
 ]

@@ -4,12 +4,13 @@ from __future__ import annotations
 from bc_common.bootcamp import Bootcamp, Unavailable, include_known_issues, withheld
 
 from . import tasks
+from .balance import label
 from .baselines import BASELINES
 from .generator import generator_class
 from .known_issues import CONFORMANCE_N, DISTINCT_N, missing_need
 from .policy import RCPolicy
 from .reward import RCRewardCalculator
-from .withheld import WITHHELD
+from .withheld import LABELS, SMALL, WITHHELD
 
 
 class Collection:
@@ -29,9 +30,15 @@ class Collection:
                                withheld=f"unavailable: {need}")
         if name in WITHHELD and not include_known_issues():
             return withheld(tasks.description(name), WITHHELD[name])
+        conformance = {"n": CONFORMANCE_N, "distinct_n": DISTINCT_N}
+        if name in LABELS:  # a decision among k labels, kept uniform by the answer balance
+            conformance.update(actions=LABELS[name], label=label,
+                               small_answer_space=f"a decision among {LABELS[name]} labels")
+        elif name in SMALL:  # answers repeat; the balance flattens them
+            conformance.update(small_answer_space=SMALL[name])
         return Bootcamp(description=tasks.description(name), generator=generator_class(name),
                         reward=RCRewardCalculator, policy=RCPolicy, groups=tasks.groups(),
-                        conformance={"n": CONFORMANCE_N, "distinct_n": DISTINCT_N}, baselines=list(BASELINES))
+                        conformance=conformance, baselines=list(BASELINES))
 
 
 collection = Collection()

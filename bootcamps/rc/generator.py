@@ -14,23 +14,38 @@ from bc_common.errors import ConfigError
 from bc_common.seeding import canonical_json
 
 from . import tasks
+from .balance import balance, config_key
 from .policy import reference_answer
 from .reward import RCRewardCalculator
 
 ANSWER_FORMAT = ("\n\nThink it through, then give only your final answer inside answer tags, in the form the "
                  "question asks for: <answer>your answer</answer>")
 ATTEMPTS = 16  # items reasoning-core fails to make (it raises) are redrawn, deterministically, from the row's rng
+BALANCE_DRAWS = 64  # items the answer balance may turn away for one row (bootcamps/rc/balance.py)
 PROMPT_LIMIT = 32_000  # characters: longer prompts are redrawn (reasoning-core's own token filter is off: it
 # counts tiktoken tokens where tiktoken is installed and words elsewhere, so rows would differ between machines)
 
 
 class RCInstructionGenerator(InstructionGenerator):
-    """Draws a reasoning-core item from the row's rng; the identity is the item and its coordinates."""
+    """Draws a reasoning-core item from the row's rng; the identity is the item and its coordinates. Items are
+    kept by the task's answer balance (bootcamps/rc/balance.py), so no answer stands out."""
 
     rc_task: ClassVar[str] = ""
 
     def case_generator(self) -> dict[str, Any]:
         params = {f.name: getattr(self.config, f.name) for f in dataclasses.fields(self.config) if f.name != "level"}
+        answers = balance(self.rc_task, config_key(params), self.config.level)
+        label = answers.target_label(self.index, self.rc_task)
+        turned_away = None
+        for _ in range(BALANCE_DRAWS):
+            identity = self._draw(params)
+            if answers.accept(reference_answer(identity), self.rng, label):
+                return identity
+            turned_away = turned_away or identity
+        return turned_away  # the balance turned every draw away (a sample that misjudged the task): the first
+
+    def _draw(self, params: dict[str, Any]) -> dict[str, Any]:
+        """One answerable item from the row's rng."""
         failures = []
         for _ in range(ATTEMPTS):
             seed = self.rng.getrandbits(63)

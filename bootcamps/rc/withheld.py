@@ -53,3 +53,13 @@ WITHHELD: dict[str, str] = {
     'table_statistics': "cross_instance_answers: 41 of 1000 answers of one task solve another, e.g. [('rc/table_statistics-467fe2a4202acfa9', 'rc/table_statistics-93e0b54a5f480bee'), ('rc/table_statistics-e17aacf9cb40ddce', 'rc/table_statistics-7fbacf69ef101937'), ('rc/table_statistics-7fbacf69ef101937', 'rc/table_statistics-c9f4a71cee7b3cd4')]",
     'unification_entailment': 'baselines_score_low: group default: builtin:baseline/frequent: mean reward 0.400 (limit 0.25), success 40.0% (limit 5.0%), n=50',
 }
+
+# tasks whose default answers are a decision among k labels (bootcamps/rc/balance.py keeps them uniform): the
+# conformance suite's `actions` (a constant answer may earn 1/k)
+LABELS: dict[str, int] = {
+}
+
+# tasks whose default answers repeat within the training sample (the answer balance flattens them): the
+# conformance suite's `small_answer_space` (answers balanced instead of never repeated)
+SMALL: dict[str, str] = {
+}

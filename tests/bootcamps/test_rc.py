@@ -204,3 +204,38 @@ def test_reclassify_writes_the_failing_checks_with_their_numbers(tmp_path) -> No
     namespace: dict = {}
     exec(compile(out.read_text(), str(out), "exec"), namespace)  # noqa: S102  (our own generated file)
     assert namespace["WITHHELD"] == {"a": "baselines_score_low: frequent: mean reward 0.44", "c": "time: slow"}
+
+
+@needs_rc
+def test_a_decision_tasks_labels_take_turns_and_are_declared(monkeypatch) -> None:
+    """defeasible_nli answers Yes / No / Maybe, about half of them Maybe in reasoning-core's draws: every 3
+    consecutive rows hold each label once, and the manifest declares the decision (actions, label)."""
+    from bootcamps.rc import withheld
+
+    monkeypatch.setitem(withheld.LABELS, "defeasible_nli", 3)
+    catalog.clear_cache()
+    manifest = load("rc/defeasible_nli")
+    assert manifest.conformance["actions"] == 3 and callable(manifest.conformance["label"])
+    tasks = TaskSet("rc/defeasible_nli", seed=4)
+    answers = [tasks[i]["reward_model"]["ground_truth"]["answer"] for i in range(12)]
+    assert all(sorted(answers[i:i + 3]) == ["Maybe", "No", "Yes"] for i in range(0, 12, 3)), answers
+    catalog.clear_cache()
+
+
+def test_reclassify_writes_the_decision_and_small_space_tables(tmp_path) -> None:
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        import rc_reclassify
+    finally:
+        sys.path.remove(str(ROOT / "scripts"))
+    out = tmp_path / "withheld.py"
+    results = [{"task": "a", "failures": {}, "labels": 3, "small": None},
+               {"task": "b", "failures": {}, "labels": None, "small": "12 distinct answers in 50"},
+               {"task": "c", "failures": {"time": "slow"}, "labels": None, "small": None}]
+    rc_reclassify.write(results, out, keep_labels={"a": 2, "d": 4}, keep_small={"b": "old", "e": "kept"})
+    namespace: dict = {}
+    exec(compile(out.read_text(), str(out), "exec"), namespace)  # noqa: S102  (our own generated file)
+    assert namespace["LABELS"] == {"a": 3, "d": 4}
+    assert namespace["SMALL"] == {"b": "12 distinct answers in 50", "e": "kept"}
+    assert namespace["WITHHELD"] == {"c": "time: slow"}
+

@@ -177,3 +177,18 @@ def test_a_declared_prompt_space_explains_identical_prompts_but_not_more_prompts
     assert re.search(r"group small: \d+ prompts seen in 1000 rows, more than the declared prompt_space 10", message)
     undeclared = toys.toy("undeclared_sum", groups=[Group("small", {"space": 67})])
     assert "declare conformance['prompt_space']" in failure(undeclared, "distinct_per_group")
+
+
+def test_cross_instance_answers_allow_what_a_declared_decision_explains():
+    # sums of two bits: 0, 1 or 2, so about 37% of (answer i, task j) pairs agree
+    undeclared = toys.toy("bit_sum", groups=[Group("default", {"space": 2})])
+    with pytest.raises(ConformanceError, match=r"bit_sum: cross_instance_answers: \d+ of \d+ answers of one task "
+                                               r"solve another \(limit 2%\)"):
+        Conformance(undeclared, n=50).check("cross_instance_answers")
+    declared = toys.toy("bit_decision", groups=[Group("default", {"space": 2})],
+                        conformance={"actions": 2, "label": lambda i: i["a"] + i["b"]})
+    Conformance(declared, n=50).check("cross_instance_answers")  # within 1/2 + 5%
+    three = toys.toy("trit_decision", groups=[Group("default", {"space": 3})],
+                     conformance={"actions": 6, "label": lambda i: i["a"] + i["b"]})
+    with pytest.raises(ConformanceError, match=r"\(limit 22%\)"):  # 1/6 + 5%: sums of trits agree more often
+        Conformance(three, n=50).check("cross_instance_answers")
