@@ -10,62 +10,51 @@ measured numbers.
 """
 from __future__ import annotations
 
-import os
 import sys
-import time
 from pathlib import Path
 
 import orjson
 
 WITHHELD = Path(__file__).resolve().parent.parent / "bootcamps" / "rg" / "withheld.py"
 HEADER = '''"""rg datasets withheld by default: each fails a check of the conformance suite (attack or signal) on the
-reclassification sample; `BC_INCLUDE_KNOWN_ISSUES=1` offers them anyway. Written by scripts/rg_reclassify.py
-(dataset -> the failing checks with their measured numbers); do not edit by hand, run the script."""
+reclassification sample; `BC_INCLUDE_KNOWN_ISSUES=1` offers them anyway. With them, what the datasets' answers are
+(bc_common.reclassify). Written by scripts/rg_reclassify.py (dataset -> the failing checks with their measured
+numbers); do not edit by hand, run the script."""
 from __future__ import annotations
 '''
-REASON_CHARS = 300  # per failing check: the check's name and the start of its message (the numbers come first)
+
+
+def answer_space(name: str) -> tuple[int | None, str | None]:
+    """(k, None) when the default group's answers are a decision among k labels (bootcamps/rg/balance.py);
+    (None, why) when its training sample repeats answers (a small space the balance flattens); else (None, None).
+    rg/composite is not balanced (its rows draw a dataset each)."""
+    from bc_common.answer_balance import small_space
+    from bootcamps.rg import balance, datasets
+    from bootcamps.rg.entry_json import to_json
+
+    if name == datasets.COMPOSITE:
+        return None, None
+    config, _ = to_json(datasets.jsonable(datasets.params_of(datasets.config_class(name)())))
+    key = balance.config_key(config)
+    k = balance.balance(name, key).labels
+    return k, None if k else small_space(balance.training_answers(name, key))
 
 
 def measure(name: str, every_check: bool = False) -> dict:
     """The checks of rg/<name> up to the first failure (signal checks first: they are what withholds most, and
-    the slow attack checks are then skipped), or every check: {"dataset", "seconds", "failures": {check: message},
-    "check_seconds": {check: seconds}}."""
-    os.environ["BC_INCLUDE_KNOWN_ISSUES"] = "1"
-    from bc_common.conformance import ATTACK_CHECKS, Conformance
-    from bc_common.conformance.signal import SIGNAL_CHECKS
+    the slow attack checks are then skipped), or every check (bc_common.reclassify.measure)."""
+    from bc_common.reclassify import measure as run
+    from bootcamps.rg import withheld
 
-    started = time.perf_counter()
-    conformance = Conformance(f"rg/{name}")
-    failures, seconds = {}, {}
-    for check in SIGNAL_CHECKS + ATTACK_CHECKS:
-        began = time.perf_counter()
-        try:
-            conformance.check(check)
-        except AssertionError as exc:
-            failures[check] = str(exc).removeprefix(f"rg/{name}: {check}: ")
-        finally:
-            seconds[check] = round(time.perf_counter() - began, 1)
-        if failures and not every_check:
-            break
-    return {"dataset": name, "seconds": round(time.perf_counter() - started, 1), "failures": failures,
-            "check_seconds": seconds}
+    return run("rg", name, key="dataset", tables=withheld, answer_space=answer_space, every_check=every_check)
 
 
-def reason(failures: dict[str, str]) -> str:
-    return "; ".join(f"{check}: {message[:REASON_CHARS]}" for check, message in failures.items())
+def write(results: list[dict], path: Path = WITHHELD, keep: dict[str, dict] | None = None) -> int:
+    """Write withheld.py from `results`; `keep` (table -> {dataset: value}) holds the entries of datasets not
+    measured."""
+    from bc_common.reclassify import write_tables
 
-
-def write(results: list[dict], path: Path = WITHHELD, keep: dict[str, str] | None = None) -> int:
-    """Write withheld.py from `results`; `keep` (dataset -> reason) holds the entries of datasets not measured."""
-    measured = {r["dataset"] for r in results}
-    withheld = {name: text for name, text in (keep or {}).items() if name not in measured}
-    withheld.update({r["dataset"]: reason(r["failures"]) for r in results if r["failures"]})
-    withheld = dict(sorted(withheld.items()))
-    lines = [HEADER, "WITHHELD: dict[str, str] = {"]
-    lines += [f"    {name!r}: {text!r}," for name, text in withheld.items()]
-    lines.append("}\n")
-    path.write_text("\n".join(lines))
-    return len(withheld)
+    return write_tables(path, HEADER, results, key="dataset", keep=keep)
 
 
 def main(argv: list[str]) -> int:
@@ -79,7 +68,9 @@ def main(argv: list[str]) -> int:
         results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
         keep = None
         if argv[0] == "update":
-            from bootcamps.rg.withheld import WITHHELD as keep
+            from bootcamps.rg import withheld
+
+            keep = {"WITHHELD": withheld.WITHHELD, "LABELS": withheld.LABELS, "SMALL": withheld.SMALL}
         count = write(results, keep=keep)
         print(f"rg_reclassify: {count} datasets withheld ({len(results)} measured) -> {WITHHELD}", file=sys.stderr)
         return 0

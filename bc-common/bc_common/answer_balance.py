@@ -8,15 +8,17 @@ training sample, so that the answer a lazy policy learns from the distribution p
         ...
 
 Two regimes, read off the sample:
-- **labels** (at most `MAX_LABELS` distinct answers): the labels seen at least 1 / (k * MAX_DRAWS_FACTOR) of the
-  time (so a row costs at most about that many draws) take turns by row index, in an order shuffled per block of
+- **labels** (at most `MAX_LABELS` distinct answers, those seen at least 1 / (k * MAX_DRAWS_FACTOR) of the time
+  making up `LABEL_COVERAGE` of the sample): those labels (so a row costs at most about that many draws) take turns by row index, in an order shuffled per block of
   k rows: any k consecutive rows hold each label once, so a constant answer earns 1/k and no label is the
   answer of more than ceil(n/k) of n rows. That is what the conformance suite's `actions` and
   `labels_balanced` checks ask of a decision among k actions. Without an index, each label is kept with
   probability (the rarest label's share) / (its share): uniform in expectation.
-- **open** (more answers): an answer seen more often than `CAP` of the sample is kept with probability
-  CAP / share, so no answer (a frequent "No solution", "0" or "None") stands out; answers the sample never saw
-  are always kept.
+- **open** (more answers): an answer seen c times is kept with probability 1/c (the rarest seen answer's share
+  over its own), answers the sample never saw always: the seen answers come out about as frequent as one another
+  and as the unseen ones, so no answer (a frequent "No solution", "0" or "None") stands out. The most frequent
+  answer then earns about 1 / (the number of distinct answers the sample saw): a space that small is what
+  the conformance suite's `small_answer_space` (`small_space`) states.
 
 Draws come from the row's own rng and the turns from its index, so rows stay deterministic (same seed, same
 bytes, however the work is sharded).
@@ -29,11 +31,11 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["CAP", "MAX_DRAWS_FACTOR", "MAX_LABELS", "AnswerBalance"]
+__all__ = ["MAX_DRAWS_FACTOR", "MAX_LABELS", "AnswerBalance", "small_space"]
 
-MAX_LABELS = 8  # a sample with at most this many distinct answers is a decision among labels
-MAX_DRAWS_FACTOR = 4  # labels: the kept share of a label is at least 1 / (this * k) (bounds the draws a row costs)
-CAP = 0.01  # open answer spaces: the most any one answer is kept at, as a share of the draws
+MAX_LABELS = 16  # a sample with at most this many distinct answers is a decision among labels
+LABEL_COVERAGE = 0.9  # labels: those that take turns are at least this share of the sample
+MAX_DRAWS_FACTOR = 2  # labels: a label takes turns when its share is at least 1 / (this * k) (bounds a row's draws)
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,7 @@ class AnswerBalance:
 
     shares: dict[str, float] = field(default_factory=dict)
     turns: tuple[str, ...] = ()  # labels: the labels rows take turns at (sorted)
-    target: float = CAP  # the share every answer is flattened down to
+    target: float = 1.0  # the share every answer is flattened down to
 
     @property
     def labels(self) -> int | None:
@@ -59,9 +61,10 @@ class AnswerBalance:
         if len(counts) <= MAX_LABELS:
             floor = 1 / (len(counts) * MAX_DRAWS_FACTOR)
             turns = tuple(sorted(a for a, share in shares.items() if share >= floor))
-            if len(turns) >= 2:
+            # labels cover the sample (a long tail of rare answers is an open space, not a decision)
+            if len(turns) >= 2 and sum(shares[a] for a in turns) >= LABEL_COVERAGE:
                 return cls(shares, turns, min(shares[a] for a in turns))
-        return cls(shares, (), CAP)
+        return cls(shares, (), min(shares.values()))
 
     def target_label(self, index: int | None, salt: str = "") -> str | None:
         """The label row `index` must have (labels, with an index), else None: the labels in an order shuffled
@@ -89,6 +92,11 @@ class AnswerBalance:
         p = self.keep_probability(answer)
         return p >= 1.0 or rng.random() < p
 
+    def fallback(self, answers: list[str]) -> int:
+        """Which of a row's draws to keep when the balance turned them all away: the one whose answer the sample
+        saw least (never the frequent answer the balance exists to hold back)."""
+        return min(range(len(answers)), key=lambda i: self.shares.get(answers[i], 0.0))
+
     def expected_shares(self) -> dict[str, float]:
         """Each seen answer's share among the kept items, if the sample's shares were exact."""
         if self.turns:
@@ -96,3 +104,15 @@ class AnswerBalance:
         kept = {a: s * self.keep_probability(a) for a, s in self.shares.items()}
         total = sum(kept.values()) or 1.0
         return {a: v / total for a, v in kept.items()}
+
+
+def small_space(answers: Iterable[str]) -> str | None:
+    """Why a training sample's answers form a small space (some repeat), for a manifest's `small_answer_space`;
+    None when every answer is distinct."""
+    answers = list(answers)
+    counts = Counter(answers)
+    repeated = sum(1 for c in counts.values() if c > 1)
+    if not repeated:
+        return None
+    return (f"{len(counts)} distinct answers in {len(answers)} training items ({repeated} repeated), flattened by "
+            "the answer balance")

@@ -4,7 +4,6 @@ sample."""
 from __future__ import annotations
 
 import functools
-from collections import Counter
 from typing import Any
 
 import orjson
@@ -45,12 +44,3 @@ def label(identity: dict[str, Any]) -> str:
     """The label of an item of a decision task: its answer."""
     return reference_answer(identity)
 
-
-def repeats(answers: tuple[str, ...]) -> str | None:
-    """Why the answers form a small space (the sample repeats some), or None."""
-    counts = Counter(answers)
-    repeated = sum(1 for c in counts.values() if c > 1)
-    if not repeated:
-        return None
-    return (f"{len(counts)} distinct answers in {len(answers)} training items ({repeated} repeated), flattened by "
-            "the answer balance")

@@ -21,7 +21,7 @@ from .reward import RCRewardCalculator
 ANSWER_FORMAT = ("\n\nThink it through, then give only your final answer inside answer tags, in the form the "
                  "question asks for: <answer>your answer</answer>")
 ATTEMPTS = 16  # items reasoning-core fails to make (it raises) are redrawn, deterministically, from the row's rng
-BALANCE_DRAWS = 64  # items the answer balance may turn away for one row (bootcamps/rc/balance.py)
+BALANCE_DRAWS = 128  # items the answer balance may turn away for one row (bootcamps/rc/balance.py)
 PROMPT_LIMIT = 32_000  # characters: longer prompts are redrawn (reasoning-core's own token filter is off: it
 # counts tiktoken tokens where tiktoken is installed and words elsewhere, so rows would differ between machines)
 
@@ -36,13 +36,13 @@ class RCInstructionGenerator(InstructionGenerator):
         params = {f.name: getattr(self.config, f.name) for f in dataclasses.fields(self.config) if f.name != "level"}
         answers = balance(self.rc_task, config_key(params), self.config.level)
         label = answers.target_label(self.index, self.rc_task)
-        turned_away = None
+        drawn = []
         for _ in range(BALANCE_DRAWS):
             identity = self._draw(params)
             if answers.accept(reference_answer(identity), self.rng, label):
                 return identity
-            turned_away = turned_away or identity
-        return turned_away  # the balance turned every draw away (a sample that misjudged the task): the first
+            drawn.append(identity)
+        return drawn[answers.fallback([reference_answer(d) for d in drawn])]  # every draw turned away
 
     def _draw(self, params: dict[str, Any]) -> dict[str, Any]:
         """One answerable item from the row's rng."""

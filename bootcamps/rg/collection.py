@@ -4,6 +4,7 @@ from __future__ import annotations
 from bc_common.bootcamp import Bootcamp, Unavailable, include_known_issues, withheld
 
 from . import datasets
+from .balance import answer_of
 from .baselines import BASELINES
 from .generator import generator_class
 from .known_issues import (
@@ -16,7 +17,7 @@ from .known_issues import (
 )
 from .policy import RGPolicy
 from .reward import RGRewardCalculator
-from .withheld import WITHHELD
+from .withheld import LABELS, SMALL, WITHHELD
 
 
 class Collection:
@@ -35,8 +36,11 @@ class Collection:
         conformance: dict = {"n": SAMPLE.get(name, CONFORMANCE_N), "distinct_n": DISTINCT_N}
         if name in KNOWN_ISSUES:
             conformance["known_issues"] = dict(KNOWN_ISSUES[name])
-        if name in SMALL_ANSWER_SPACE:
-            conformance["small_answer_space"] = SMALL_ANSWER_SPACE[name]
+        if name in LABELS:  # a decision among k labels, kept uniform by the answer balance
+            conformance.update(actions=LABELS[name], label=answer_of,
+                               small_answer_space=f"a decision among {LABELS[name]} labels")
+        elif name in SMALL_ANSWER_SPACE or name in SMALL:  # answers repeat; the balance flattens them
+            conformance["small_answer_space"] = SMALL_ANSWER_SPACE.get(name) or SMALL[name]
         groups = [g for g in datasets.groups(name) if g.name not in NO_ANSWER_LEVELS.get(name, {})]
         return Bootcamp(description=datasets.description(name), generator=generator_class(name),
                         reward=RGRewardCalculator, policy=RGPolicy, groups=groups, conformance=conformance,

@@ -12,6 +12,7 @@ from bc_common.bootcamp import InstructionGenerator
 from bc_common.errors import ConfigError
 
 from . import datasets
+from .balance import answer_of, balance, config_key
 from .entry_json import Unencodable, to_json
 from .policy import reference_answer
 from .reward import RGRewardCalculator
@@ -19,15 +20,27 @@ from .reward import RGRewardCalculator
 ANSWER_FORMAT = ("\n\nThink it through, then give only your final answer inside answer tags, in the form the "
                  "question asks for: <answer>your answer</answer>")
 ATTEMPTS = 16  # items reasoning-gym fails to make (it raises) are redrawn, deterministically, from the row's rng
+BALANCE_DRAWS = 128  # items the answer balance may turn away for one row (bootcamps/rg/balance.py)
 
 
 class RGInstructionGenerator(InstructionGenerator):
-    """Draws a reasoning-gym item from the row's rng; the identity is the item and its coordinates."""
+    """Draws a reasoning-gym item from the row's rng; the identity is the item and its coordinates. Items are
+    kept by the dataset's answer balance (bootcamps/rg/balance.py), so no answer stands out."""
 
     rg_dataset: ClassVar[str] = ""
 
     def case_generator(self) -> dict[str, Any]:
-        return self.identity_of(self.rg_dataset, datasets.params_of(self.config))
+        params = datasets.params_of(self.config)
+        identity = self.identity_of(self.rg_dataset, params)
+        answers = balance(self.rg_dataset, config_key(identity["config"]))  # the config as the row holds it
+        label = answers.target_label(self.index, self.rg_dataset)
+        drawn = []
+        for _ in range(BALANCE_DRAWS):
+            if answers.accept(answer_of(identity), self.rng, label):
+                return identity
+            drawn.append(identity)
+            identity = self.identity_of(self.rg_dataset, params)
+        return drawn[answers.fallback([answer_of(d) for d in drawn])]  # every draw turned away
 
     def identity_of(self, name: str, params: dict[str, Any]) -> dict[str, Any]:
         failures = []

@@ -71,3 +71,13 @@ WITHHELD: dict[str, str] = {
     'word_sorting': 'noisy_below_reference: reference 1.000, noisy 0.951: gap 0.049 < 0.1 (n=50)',
     'zebra_puzzles': 'baselines_score_low: group default: builtin:baseline/frequent: mean reward 0.300 (limit 0.25), success 30.0% (limit 5.0%), n=50',
 }
+
+# default answers that are a decision among k labels (the answer balance keeps them uniform): the
+# conformance suite's `actions` (a constant answer may earn 1/k)
+LABELS: dict[str, int] = {
+}
+
+# default answers that repeat within the training sample (the answer balance flattens them): the
+# conformance suite's `small_answer_space` (answers balanced instead of never repeated)
+SMALL: dict[str, str] = {
+}

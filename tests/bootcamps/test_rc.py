@@ -200,7 +200,7 @@ def test_reclassify_writes_the_failing_checks_with_their_numbers(tmp_path) -> No
     out = tmp_path / "withheld.py"
     results = [{"task": "a", "failures": {"baselines_score_low": "frequent: mean reward 0.44"}},
                {"task": "b", "failures": {}}]
-    assert rc_reclassify.write(results, out, keep={"c": "time: slow", "a": "old"}) == 2
+    assert rc_reclassify.write(results, out, keep={"WITHHELD": {"c": "time: slow", "a": "old"}}) == 2
     namespace: dict = {}
     exec(compile(out.read_text(), str(out), "exec"), namespace)  # noqa: S102  (our own generated file)
     assert namespace["WITHHELD"] == {"a": "baselines_score_low: frequent: mean reward 0.44", "c": "time: slow"}
@@ -232,7 +232,7 @@ def test_reclassify_writes_the_decision_and_small_space_tables(tmp_path) -> None
     results = [{"task": "a", "failures": {}, "labels": 3, "small": None},
                {"task": "b", "failures": {}, "labels": None, "small": "12 distinct answers in 50"},
                {"task": "c", "failures": {"time": "slow"}, "labels": None, "small": None}]
-    rc_reclassify.write(results, out, keep_labels={"a": 2, "d": 4}, keep_small={"b": "old", "e": "kept"})
+    rc_reclassify.write(results, out, keep={"LABELS": {"a": 2, "d": 4}, "SMALL": {"b": "old", "e": "kept"}})
     namespace: dict = {}
     exec(compile(out.read_text(), str(out), "exec"), namespace)  # noqa: S102  (our own generated file)
     assert namespace["LABELS"] == {"a": 3, "d": 4}

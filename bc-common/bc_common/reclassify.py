@@ -1,0 +1,111 @@
+"""What the adapters' reclassification scripts share (scripts/rg_reclassify.py, scripts/rc_reclassify.py): run
+the conformance suite on one adapted bootcamp, and write the adapter's generated `withheld.py` with its three
+tables.
+
+    result = measure("rc", "arithmetics", answer_space=space_of, extra_checks={"deterministic": check})
+    write_tables(path, header, results, key="task", keep=previous_tables)
+
+`withheld.py` holds WITHHELD (name -> the failing checks with their numbers: the bootcamp is withheld by
+default), LABELS (name -> k: its default answers are a decision among k labels that the answer balance keeps
+uniform, declared as the suite's `actions`) and SMALL (name -> why: its answers repeat, declared as the suite's
+`small_answer_space`). A bootcamp's answer space is measured before its checks and declared for them, so the
+run checks what the written tables will declare.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["REASON_CHARS", "TABLES", "measure", "reason", "write_tables"]
+
+REASON_CHARS = 300  # per failing check: the check's name and the start of its message (the numbers come first)
+TABLES = ("WITHHELD", "LABELS", "SMALL")
+COMMENTS = {
+    "LABELS": "# default answers that are a decision among k labels (the answer balance keeps them uniform): the\n"
+              "# conformance suite's `actions` (a constant answer may earn 1/k)",
+    "SMALL": "# default answers that repeat within the training sample (the answer balance flattens them): the\n"
+             "# conformance suite's `small_answer_space` (answers balanced instead of never repeated)",
+}
+TYPES = {"WITHHELD": "dict[str, str]", "LABELS": "dict[str, int]", "SMALL": "dict[str, str]"}
+
+
+def measure(prefix: str, name: str, *, key: str, tables: Any,
+            answer_space: Callable[[str], tuple[int | None, str | None]],
+            extra_checks: dict[str, Callable[[str], None]] | None = None, every_check: bool = False) -> dict:
+    """The checks of `prefix`/`name` up to the first failure (signal checks first, then `extra_checks`, then the
+    attack checks), or every check. `answer_space(name)` gives (k labels, small-space reason) of its default
+    group; they are set in the `tables` module (LABELS, SMALL) before the manifest is read.
+    Returns {key: name, "seconds", "failures": {check: message}, "check_seconds", "labels", "small"}."""
+    os.environ["BC_INCLUDE_KNOWN_ISSUES"] = "1"
+    from bc_common.conformance import ATTACK_CHECKS, Conformance
+    from bc_common.conformance.signal import SIGNAL_CHECKS
+
+    started = time.perf_counter()
+    failures: dict[str, str] = {}
+    seconds: dict[str, float] = {}
+    try:
+        labels, small = answer_space(name)
+    except Exception:  # noqa: BLE001  (a bootcamp that cannot make items: its checks say why)
+        labels, small = None, None
+    for table, value in ((tables.LABELS, labels), (tables.SMALL, small)):
+        if value:
+            table[name] = value
+        else:
+            table.pop(name, None)
+    result = {key: name, "seconds": 0.0, "failures": failures, "check_seconds": seconds, "labels": labels,
+              "small": small}
+    try:
+        conformance = Conformance(f"{prefix}/{name}")
+    except Exception as exc:  # noqa: BLE001  (unavailable here: the reason is the classification)
+        failures["available"] = str(exc)[:REASON_CHARS]
+        return result
+    extra = extra_checks or {}
+    for check in [*SIGNAL_CHECKS, *extra, *ATTACK_CHECKS]:
+        began = time.perf_counter()
+        try:
+            if check in extra:
+                extra[check](name)
+            else:
+                conformance.check(check)
+        except AssertionError as exc:
+            failures[check] = str(exc).removeprefix(f"{prefix}/{name}: {check}: ")
+        except Exception as exc:  # noqa: BLE001  (a bootcamp that cannot make its rows fails the check that asked)
+            failures[check] = f"{type(exc).__name__}: {exc}"
+        finally:
+            seconds[check] = round(time.perf_counter() - began, 1)
+        if failures and not every_check:
+            break
+    result["seconds"] = round(time.perf_counter() - started, 1)
+    return result
+
+
+def reason(failures: dict[str, str]) -> str:
+    return "; ".join(f"{check}: {message[:REASON_CHARS]}" for check, message in failures.items())
+
+
+def write_tables(path: Path, header: str, results: list[dict], *, key: str,
+                 keep: dict[str, dict] | None = None) -> int:
+    """Write `path` (a withheld.py) from `results`; `keep` (table -> {name: value}) holds the entries of names not
+    measured. Returns how many are withheld."""
+    measured = {r[key] for r in results}
+    tables: dict[str, dict] = {t: {n: v for n, v in (keep or {}).get(t, {}).items() if n not in measured}
+                               for t in TABLES}
+    for r in results:
+        if r["failures"]:
+            tables["WITHHELD"][r[key]] = reason(r["failures"])
+        if r.get("labels"):
+            tables["LABELS"][r[key]] = r["labels"]
+        if r.get("small"):
+            tables["SMALL"][r[key]] = r["small"]
+    lines = [header.rstrip("\n"), ""]
+    for table in TABLES:
+        if table in COMMENTS:
+            lines += ["", COMMENTS[table]]  # after the previous table
+        lines.append(f"{table}: {TYPES[table]} = {{")
+        lines += [f"    {name!r}: {value!r}," for name, value in sorted(tables[table].items())]
+        lines.append("}")
+    path.write_text("\n".join(lines) + "\n")
+    return len(tables["WITHHELD"])
