@@ -23,6 +23,7 @@ The author API (what a bootcamp imports; nothing else of bc_common):
     sandboxed_reward    a verifier that runs model code: its sandbox and the record each row keeps of it
     rubric              rewards as weighted components (verifier, code checks, an LLM judge), each recorded
     seats               `SeatedGame`, `SeatOutcome`: a game for two or more seated models, each seat its own view
+    answer_balance      items kept so no answer stands out: labels take turns by row index, frequent ones flattened
 
 Records and I/O (from the top down: `readers` picks a reader by suffix; the others build on `jsonl`):
     records             task and trajectory rows: checks, identity, id
@@ -59,6 +60,7 @@ The runtime (tasks, rollout, models, tools):
     tool_runtime        in-process tools per trajectory: `ToolRuntime`, `ToolSession`
     remote_tool         `RemoteTool`: a `Tool` whose instances live on a bc-toolserve server
     conformance         the conformance suite every bootcamp passes (`python -m bc_common.conformance NAME`)
+    reclassify          adapters' reclassification: the suite per adapted bootcamp, withheld.py's generated tables
     interop             our bootcamps in other trainers' environment APIs: verifiers, OpenEnv (optional extras)
 
 The commands' shared plumbing:
