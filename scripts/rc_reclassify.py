@@ -6,6 +6,7 @@ failing checks and their measured numbers.
                                                                 # failing check; --every-check: every check)
     python scripts/rc_reclassify.py write results.jsonl         # -> bootcamps/rc/withheld.py (these tasks only)
     python scripts/rc_reclassify.py update results.jsonl        # the measured tasks replaced in withheld.py
+    python scripts/rc_reclassify.py summary results.jsonl       # the README's classification (markdown)
     make rc-reclassify                                           # measure + write, every task
 """
 from __future__ import annotations
@@ -93,6 +94,12 @@ def main(argv: list[str]) -> int:
         for name in (a for a in argv[1:] if a != "--every-check"):
             sys.stdout.write(orjson.dumps(measure(name, every_check)).decode() + "\n")
             sys.stdout.flush()
+        return 0
+    if len(argv) == 2 and argv[0] == "summary":
+        from bc_common.reclassify import summary
+
+        results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
+        print(summary(results, key="task"))
         return 0
     if len(argv) == 2 and argv[0] in ("write", "update"):
         results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]

@@ -6,6 +6,7 @@ measured numbers.
                                                                 # failing check; --every-check: every check)
     python scripts/rg_reclassify.py write results.jsonl        # -> bootcamps/rg/withheld.py (these datasets only)
     python scripts/rg_reclassify.py update results.jsonl       # the measured datasets replaced in withheld.py
+    python scripts/rg_reclassify.py summary results.jsonl      # the README's classification (markdown)
     make rg-reclassify                                          # measure + write, every dataset (about an hour on 2 cores)
 """
 from __future__ import annotations
@@ -63,6 +64,12 @@ def main(argv: list[str]) -> int:
         for name in (a for a in argv[1:] if a != "--every-check"):
             sys.stdout.write(orjson.dumps(measure(name, every_check)).decode() + "\n")
             sys.stdout.flush()
+        return 0
+    if len(argv) == 2 and argv[0] == "summary":
+        from bc_common.reclassify import summary
+
+        results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
+        print(summary(results, key="dataset"))
         return 0
     if len(argv) == 2 and argv[0] in ("write", "update"):
         results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REASON_CHARS", "TABLES", "measure", "reason", "write_tables"]
+__all__ = ["REASON_CHARS", "TABLES", "measure", "reason", "summary", "write_tables"]
 
 REASON_CHARS = 300  # per failing check: the check's name and the start of its message (the numbers come first)
 TABLES = ("WITHHELD", "LABELS", "SMALL")
@@ -109,3 +109,19 @@ def write_tables(path: Path, header: str, results: list[dict], *, key: str,
         lines.append("}")
     path.write_text("\n".join(lines) + "\n")
     return len(tables["WITHHELD"])
+
+
+def summary(results: list[dict], *, key: str) -> str:
+    """A README's classification in markdown: the names that pass every check (decisions marked with their k),
+    then a table of the others by first failing check."""
+    passing = sorted((r[key], r.get("labels")) for r in results if not r["failures"])
+    by_check: dict[str, list[str]] = {}
+    for r in results:
+        if r["failures"]:
+            by_check.setdefault(next(iter(r["failures"])), []).append(r[key])
+    names = ", ".join(f"{name} (k={k})" if k else name for name, k in passing)
+    lines = [f"{len(passing)} of {len(results)} pass every check: {names}.", "",
+             "| first failing check | names |", "|---|---|"]
+    for check, failed in sorted(by_check.items(), key=lambda item: (-len(item[1]), item[0])):
+        lines.append(f"| {check} ({len(failed)}) | {', '.join(sorted(failed))} |")
+    return "\n".join(lines)
