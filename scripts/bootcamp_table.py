@@ -1,7 +1,7 @@
 """Regenerate the measured table of docs/bootcamps.md from runs: per bootcamp and group, the reference's, noisy's
 and each declared baseline's mean reward and success, the distinct-prompt rate and the generation rate.
 
-    python scripts/bootcamp_table.py                      # every available built-in bootcamp (rg/* excluded)
+    python scripts/bootcamp_table.py                      # every available own bootcamp (rg/, rc/, ta/ excluded)
     python scripts/bootcamp_table.py arithmetic noop -o -  # some of them, the table to stdout
     make bootcamp-table
 
@@ -84,7 +84,7 @@ def replace_section(doc: str, body: str) -> str:
               help="Tasks per group and policy where the manifest sets no signal_n (default: the suite's 50).")
 def main(names: tuple[str, ...], output: str, distinct_n: int | None, signal_n: int | None) -> None:
     """Measure the built-in bootcamps and write the table."""
-    chosen = list(names) or [n for n in available() if not n.startswith("rg/")]
+    chosen = list(names) or [n for n in available() if "/" not in n]  # own bootcamps: adapters have their READMEs
     body = table(chosen, distinct_n, signal_n)
     if output == "-":
         sys.stdout.write(body)

@@ -9,9 +9,9 @@ training sample, so that the answer a lazy policy learns from the distribution p
 
 Two regimes, read off the sample:
 - **labels** (at most `MAX_LABELS` distinct answers, those seen at least 1 / (k * MAX_DRAWS_FACTOR) of the time
-  making up `LABEL_COVERAGE` of the sample): those labels (so a row costs at most about that many draws) take turns by row index, in an order shuffled per block of
-  k rows: any k consecutive rows hold each label once, so a constant answer earns 1/k and no label is the
-  answer of more than ceil(n/k) of n rows. That is what the conformance suite's `actions` and
+  making up `LABEL_COVERAGE` of the sample): those labels take turns by row index (so a row costs about
+  MAX_DRAWS_FACTOR * k draws at most), in an order shuffled per block of k rows: any k consecutive rows hold
+  each label once, so a constant answer earns 1/k and no label is the answer of more than ceil(n/k) of n rows. That is what the conformance suite's `actions` and
   `labels_balanced` checks ask of a decision among k actions. Without an index, each label is kept with
   probability (the rarest label's share) / (its share): uniform in expectation.
 - **open** (more answers): an answer seen c times is kept with probability 1/c (the rarest seen answer's share
@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-__all__ = ["MAX_DRAWS_FACTOR", "MAX_LABELS", "AnswerBalance", "small_space"]
+__all__ = ["LABEL_COVERAGE", "MAX_DRAWS_FACTOR", "MAX_LABELS", "AnswerBalance", "small_space"]
 
 MAX_LABELS = 16  # a sample with at most this many distinct answers is a decision among labels
 LABEL_COVERAGE = 0.9  # labels: those that take turns are at least this share of the sample
