@@ -2,11 +2,16 @@
 
 pass@k is the unbiased estimator of Chen et al. (2021), averaged over tasks: 1 - C(n-c, k) / C(n, k) with n
 samples of which c succeeded (`success`: completed with score 1.0).
+
+Memory does not grow with the run: a task's counts are folded into the pass@ sums once its `--samples` rows are
+in (bc-eval runs a task's samples together), and model-turn latencies are kept exactly up to `EXACT_LATENCIES`
+per group, then in log-spaced buckets 0.5% wide (p50 / p95 then within 0.5%).
 """
 from __future__ import annotations
 
 import csv
 import io
+import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,8 +47,43 @@ def _percentile(values: list[float], q: float) -> float | None:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
 
 
+EXACT_LATENCIES = 50_000  # latencies a group keeps as they are; beyond, log-spaced buckets
+_BUCKET = math.log1p(0.005)  # bucket width in log space: 0.5% of the value
+
+
+class _Latencies:
+    """Model-turn latencies: exact percentiles up to EXACT_LATENCIES values, then buckets (bounded memory)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] | None = []
+        self.buckets: Counter = Counter()
+        self.count = 0
+
+    def extend(self, values: list[float]) -> None:
+        self.count += len(values)
+        if self.values is not None:
+            self.values.extend(values)
+            if len(self.values) <= EXACT_LATENCIES:
+                return
+            values, self.values = self.values, None
+        for v in values:
+            self.buckets[math.floor(math.log(v) / _BUCKET) if v > 0 else None] += 1
+
+    def percentile(self, q: float) -> float | None:
+        if self.values is not None:
+            return _percentile(self.values, q)
+        rank = q * (self.count - 1)
+        seen = 0
+        for key in sorted(self.buckets, key=lambda b: -math.inf if b is None else b):
+            seen += self.buckets[key]
+            if seen > rank:
+                return 0.0 if key is None else math.exp((key + 0.5) * _BUCKET)
+        return None
+
+
 @dataclass
 class _Group:
+    k: int = 1  # samples per task: a task's counts are folded into the sums once it has k rows
     count: int = 0
     score_sum: float = 0.0
     statuses: Counter = field(default_factory=Counter)
@@ -52,8 +92,11 @@ class _Group:
     tool_errors: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    latencies: list[float] = field(default_factory=list)
-    tasks: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
+    latencies: _Latencies = field(default_factory=_Latencies)
+    tasks: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))  # open: [n, c]
+    folded: int = 0  # tasks whose k rows are in, folded into the sums below
+    pass1_sum: float = 0.0
+    passk_sum: float = 0.0
     cost_usd: float = 0.0
     costed: int = 0  # rows that carry a cost (a price was known for their model)
 
@@ -75,16 +118,23 @@ class _Group:
         task = self.tasks[task_id]
         task[0] += 1
         task[1] += success
+        if task[0] >= self.k:  # the task's samples are all in: fold it
+            self.folded += 1
+            self.pass1_sum += pass_at_k(task[0], task[1], 1)
+            self.passk_sum += pass_at_k(task[0], task[1], self.k)
+            del self.tasks[task_id]
 
-    def report(self, k: int) -> dict[str, Any]:
+    def report(self) -> dict[str, Any]:
+        k = self.k
         n = max(self.count, 1)
-        tasks = list(self.tasks.values()) or [[0, 0]]
-        p50, p95 = _percentile(self.latencies, 0.5), _percentile(self.latencies, 0.95)
+        open_tasks = list(self.tasks.values())
+        tasks = max(self.folded + len(open_tasks), 1)
+        p50, p95 = self.latencies.percentile(0.5), self.latencies.percentile(0.95)
         out = {
             "count": self.count,
-            "tasks": len(self.tasks),
+            "tasks": self.folded + len(open_tasks),
             "mean_score": self.score_sum / n,
-            "pass@1": sum(pass_at_k(t[0], t[1], 1) for t in tasks) / len(tasks),
+            "pass@1": (self.pass1_sum + sum(pass_at_k(t[0], t[1], 1) for t in open_tasks)) / tasks,
             "status": {s: self.statuses.get(s, 0) for s in STATUSES},
             "mean_assistant_turns": self.assistant_turns / n,
             "mean_tool_calls": self.tool_calls / n,
@@ -95,7 +145,7 @@ class _Group:
             "latency_p95_s": p95,
         }
         if k > 1:
-            out[f"pass@{k}"] = sum(pass_at_k(t[0], t[1], k) for t in tasks) / len(tasks)
+            out[f"pass@{k}"] = (self.passk_sum + sum(pass_at_k(t[0], t[1], k) for t in open_tasks)) / tasks
         if self.costed:  # USD of the rows that carry a cost; a row without one (no price known) adds nothing
             out["cost_usd"] = round(self.cost_usd, 9)
             out["costed_rows"] = self.costed
@@ -129,9 +179,9 @@ class Summary:
         self.record_tokens = record_tokens
         self.images = 0  # images in the trajectories' messages
         self.token_turns: Counter = Counter()  # answered model turns, and those carrying each token array
-        self.total = _Group()
-        self.by_source: dict[str, _Group] = defaultdict(_Group)
-        self.by_generator: dict[str, _Group] = defaultdict(_Group)
+        self.total = _Group(k)
+        self.by_source: dict[str, _Group] = defaultdict(lambda: _Group(k))
+        self.by_generator: dict[str, _Group] = defaultdict(lambda: _Group(k))
         self.ran = self.ran_errors = 0  # trajectories run by this invocation (kept rows of a resume excluded)
         self.first_error: dict[str, Any] | None = None
         self.models: Counter = Counter()  # trajectories by the model that produced them
@@ -180,9 +230,9 @@ class Summary:
                              for (i, o, s), n in sorted(self.prices.items(), key=str)]} if self.prices else {}
         judge = {"judge": self.judge_report()} if self.judge is not None or self.judged else {}
         return {"k": self.k, "models": dict(sorted(self.models.items())), **images, **tokens, **prices, **judge,
-                "total": self.total.report(self.k),
-                "by_data_source": {s: g.report(self.k) for s, g in sorted(self.by_source.items())},
-                "by_generator": {s: g.report(self.k) for s, g in sorted(self.by_generator.items())}}
+                "total": self.total.report(),
+                "by_data_source": {s: g.report() for s, g in sorted(self.by_source.items())},
+                "by_generator": {s: g.report() for s, g in sorted(self.by_generator.items())}}
 
     @property
     def shows_tokens(self) -> bool:
@@ -201,7 +251,7 @@ class Summary:
         groups += [("data_source", s, g) for s, g in sorted(self.by_source.items())]
         groups += [("generator", s, g) for s, g in sorted(self.by_generator.items())]
         for level, name, group in groups:
-            r = group.report(self.k)
+            r = group.report()
             flat = {"level": level, "group": name}
             for key, value in r.items():
                 if key == "status":

@@ -40,3 +40,38 @@ def test_groups_pass_at_k_and_statuses():
     table = summary.table()
     assert "bootcamp/a" in table and "bootcamp/b:hard" in table and "pass@2" in table
     assert summary.csv().splitlines()[0].startswith("level,group,count,tasks,mean_score")
+
+
+def test_tasks_are_folded_once_their_samples_are_in_and_interleaving_does_not_change_the_figures():
+    rows = [row(f"t{i}", s, (i * 7 + s) % 3 == 0) for i in range(40) for s in range(3)]
+    together, interleaved = Summary(k=3), Summary(k=3)
+    for r in rows:
+        together.add(r)
+    for s in range(3):  # every task's first sample, then the second ones, ...
+        for r in rows[s::3]:
+            interleaved.add(r)
+    assert together.report()["total"] == interleaved.report()["total"]
+    assert together.total.tasks == {} and together.total.folded == 40  # nothing per task is held any more
+    partial = Summary(k=3)
+    for r in rows[:4]:  # t0 whole, t1 one sample in: an open task counts with the samples it has
+        partial.add(r)
+    assert partial.report()["total"]["tasks"] == 2 and len(partial.total.tasks) == 1
+
+
+def test_latencies_beyond_the_exact_limit_are_bucketed_within_half_a_percent(monkeypatch):
+    from bc_eval import summary as module
+
+    monkeypatch.setattr(module, "EXACT_LATENCIES", 100)
+    exact, bucketed = Summary(), Summary()
+    values = [0.01 * (1.037 ** i) for i in range(400)] + [0.0]
+    for i, v in enumerate(values):
+        r = row(f"t{i}", 0, True)
+        r["turns"] = [{"type": "model", "latency_s": v, "error": None}]
+        bucketed.add(r)
+    exact_p50 = module._percentile(values, 0.5)
+    exact_p95 = module._percentile(values, 0.95)
+    got = bucketed.report()["total"]
+    assert bucketed.total.latencies.values is None  # past the limit: buckets
+    assert got["latency_p50_s"] == pytest.approx(exact_p50, rel=0.006)
+    assert got["latency_p95_s"] == pytest.approx(exact_p95, rel=0.006)
+    assert exact.report()["total"]["latency_p50_s"] is None
