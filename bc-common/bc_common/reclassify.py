@@ -89,7 +89,9 @@ def reason(failures: dict[str, str]) -> str:
 def write_tables(path: Path, header: str, results: list[dict], *, key: str,
                  keep: dict[str, dict] | None = None) -> int:
     """Write `path` (a withheld.py) from `results`; `keep` (table -> {name: value}) holds the entries of names not
-    measured. Returns how many are withheld."""
+    measured (a result whose bootcamp could not run here, failure `available`, counts as not measured). Returns
+    how many are withheld."""
+    results = [r for r in results if "available" not in r["failures"]]  # could not run here: not classified
     measured = {r[key] for r in results}
     tables: dict[str, dict] = {t: {n: v for n, v in (keep or {}).get(t, {}).items() if n not in measured}
                                for t in TABLES}
@@ -114,6 +116,8 @@ def write_tables(path: Path, header: str, results: list[dict], *, key: str,
 def summary(results: list[dict], *, key: str) -> str:
     """A README's classification in markdown: the names that pass every check (decisions marked with their k),
     then a table of the others by first failing check."""
+    unavailable = sorted(r[key] for r in results if "available" in r["failures"])
+    results = [r for r in results if "available" not in r["failures"]]
     passing = sorted((r[key], r.get("labels")) for r in results if not r["failures"])
     by_check: dict[str, list[str]] = {}
     for r in results:
@@ -124,4 +128,6 @@ def summary(results: list[dict], *, key: str) -> str:
              "| first failing check | names |", "|---|---|"]
     for check, failed in sorted(by_check.items(), key=lambda item: (-len(item[1]), item[0])):
         lines.append(f"| {check} ({len(failed)}) | {', '.join(sorted(failed))} |")
+    if unavailable:
+        lines += ["", f"Not classified (cannot run here): {', '.join(unavailable)}."]
     return "\n".join(lines)

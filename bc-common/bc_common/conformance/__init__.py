@@ -253,7 +253,9 @@ class Conformance:
                 if self._score(_answer_key(episodes[i], self.reward.grades),
                                rows[j]["reward_model"]["ground_truth"]) >= 1.0]
         limit = 1 / int(self.actions) + THRESHOLDS.decision_success_margin if self.actions else MAX_SHARE
-        if len(hits) > limit * len(pairs):
+        # one pair of tasks that share their answer is two hits (i solves j, j solves i): at a small n that one
+        # coincidence says nothing, as one hit says nothing to most_frequent_answer
+        if len(hits) > max(2, limit * len(pairs)):
             raise self._fail("cross_instance_answers", f"{len(hits)} of {len(pairs)} answers of one task solve "
                                                        f"another (limit {limit:.0%}), e.g. {hits[:3]}")
 
