@@ -15,11 +15,9 @@ import pytest
 
 from bc_common.catalog import get_bootcamp
 from bc_common.conformance import CHECKS, Conformance, known_issues, pytest_suite, selected_bootcamps
+from tests.adapter_samples import RG_SAMPLE
 from tests.bootcamps.signal_expected import EXPECTED, SAMPLE_SIZES
 
-# default-available rg datasets CI checks every run (quick ones of several kinds: grids, numbers, puzzles, a mix)
-RG_SAMPLE = ("rg/arc_1d", "rg/base_conversion", "rg/bitwise_arithmetic", "rg/count_primes", "rg/cryptarithm",
-             "rg/decimal_arithmetic", "rg/fraction_simplification", "rg/composite")
 ADAPTER_SAMPLES = {"rg": RG_SAMPLE}  # collections CI samples by name, at their manifests' sizes
 # every bootcamp of another collection: attack checks on `n` tasks, signal checks on `signal_n` per group and policy
 # (the suite's least), distinctness on `distinct_n` rows

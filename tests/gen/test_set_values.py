@@ -15,6 +15,7 @@ from bc_common.config import parse_assignments
 from bc_common.describe import description
 from bc_common.errors import BcError
 from bc_common.tasks import TaskSet
+from tests.adapter_samples import sampled
 
 BIN = Path(sys.executable).parent
 HEAVY = {"battery_design", "robot_arm", "holdem"}  # simulators: a few seconds a task
@@ -59,8 +60,11 @@ def test_every_parameter_of_a_bootcamp_refuses_bad_values_with_a_config_error(na
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(n for n in available() if "/" in n or n in HEAVY))
-def test_every_parameter_of_the_heavy_and_rg_bootcamps_too(name):
+@pytest.mark.parametrize("name", sampled(sorted(n for n in available() if "/" in n or n in HEAVY)))
+def test_every_parameter_of_the_heavy_and_adapted_bootcamps_too(name):
+    """Adapted bootcamps share one config mechanism per collection: CI covers a sample of rg/* and rc/* (a new
+    configuration of a balanced adapter draws its training sample: 50 rc items cost 5-20 s), every ta/*;
+    `make test-adapters-full` all of them."""
     assert internal_errors(name, rows=1) == []
 
 

@@ -1,0 +1,21 @@
+"""Which adapted bootcamps (a collection's `prefix/name`) CI's slow per-bootcamp tests cover: a fixed sample of
+the large collections, every one of the small; `make test-adapters-full` (BC_ADAPTERS_FULL=1) covers them all."""
+from __future__ import annotations
+
+import os
+
+# default-available rg datasets CI checks every run (quick ones of several kinds: grids, numbers, puzzles, a mix)
+RG_SAMPLE = ("rg/arc_1d", "rg/base_conversion", "rg/bitwise_arithmetic", "rg/count_primes", "rg/cryptarithm",
+             "rg/decimal_arithmetic", "rg/fraction_simplification", "rg/composite")
+# rc tasks of several kinds (code, planning, induction, strings; a decision among labels): items cost 0.1-0.4 s
+RC_SAMPLE = ("rc/controlled_code_execution", "rc/planning", "rc/sequential_induction", "rc/string_transduction",
+             "rc/defeasible_nli")
+SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE}
+
+
+def sampled(names: list[str]) -> list[str]:
+    """`names` with the sampled collections cut to their samples (all of them under BC_ADAPTERS_FULL=1)."""
+    if os.environ.get("BC_ADAPTERS_FULL"):
+        return list(names)
+    return [n for n in names if "/" not in n or n.partition("/")[0] not in SAMPLES
+            or n in SAMPLES[n.partition("/")[0]]]
