@@ -162,7 +162,7 @@ async def _sessions(tool, prefix: str, n: int, calls: int, concurrency: int = 64
                     results.append(exc.kind)
                 done["calls"] += 1
                 if after_call is not None:
-                    after_call(done["calls"])
+                    after_call(done["calls"], worker_id, step)
             try:
                 await tool.release(instance_id)
             except ToolError as exc:  # a lost instance has nothing to release
@@ -211,8 +211,10 @@ def test_killed_actor_gives_410_to_its_sessions_only_and_is_replaced(ray_setup, 
 
     watcher = threading.Thread(target=watch_for_replacement, daemon=True)
 
-    def kill_midway(calls_done: int) -> None:
-        if not killed and calls_done >= SESSIONS * CALLS // 2:
+    def kill_midway(calls_done: int, worker_id: str, step: int) -> None:
+        # midway through the run, while one of the victim's sessions is midway through its calls: that session
+        # is certainly on the victim when it dies (a kill between the victim's sessions would test nothing)
+        if not killed and calls_done >= SESSIONS * CALLS // 2 and worker_id == victim_id and step == CALLS // 2:
             os.kill(victim_pid, signal.SIGKILL)  # the actor's process: what a crash or an OOM kill does
             killed["at"] = time.monotonic()
             watcher.start()
