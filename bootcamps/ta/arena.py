@@ -8,6 +8,7 @@ await in between: the same identity and texts give the same game, however runs i
 from __future__ import annotations
 
 import contextlib
+import io
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -29,7 +30,9 @@ def own_random(state: Any) -> Iterator[list[Any]]:
     try:
         if state is not None:
             random.setstate(state)
-        yield box
+        # some games print progress (RushHour: "Generated puzzle in 3 attempts"): stdout carries only records
+        with contextlib.redirect_stdout(io.StringIO()):
+            yield box
     finally:
         box[0] = random.getstate()
         random.setstate(outer)

@@ -25,7 +25,6 @@ UNAVAILABLE: dict[str, str] = {
     'debate': 'needs an LLM over the network (OpenRouter API key) to play or to judge: not offline',
     'dont_say_it': 'fetches data at run time (env.py calls nltk.download or a word list download): not offline',
     'fifteen_puzzle': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
-    'frozen_lake': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
     'game_of_pure_strategy': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
     'german_whist': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
     'golf': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',

@@ -15,6 +15,17 @@ from bc_common.bootcamp import Baseline, Group
 
 from .play import Opponent
 
+__all__ = ["Drawn", "Game"]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What `Game.draw` returns when the task has a move budget of its own: TextArena's keyword arguments, and the
+    moves the model may make (the adapter stops the game unfinished, a loss, when they are spent)."""
+
+    kwargs: dict[str, Any]
+    budget: int
+
 
 @dataclass(frozen=True)
 class Game:
@@ -25,7 +36,8 @@ class Game:
     players: int  # 1: an interaction bootcamp; 2: the model is Player 0 against `opponent`, and seats
     about: str  # one line for bc-gen --list
     config: type  # a dataclass of the game's parameters (validate() checks them)
-    draw: Callable[[random.Random, Any, int], dict[str, Any] | None]  # (rng, config, seed) -> env kwargs; None: redraw
+    # (rng, config, seed) -> env kwargs, or Drawn(kwargs, budget); None: redraw
+    draw: Callable[[random.Random, Any, int], dict[str, Any] | Drawn | None]
     groups: list[Group]
     policy: type
     baselines: list[Baseline]

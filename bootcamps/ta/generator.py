@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from bc_common.bootcamp import InstructionGenerator
 from bc_common.errors import ConfigError
 
+from .game import Drawn
 from .games import GAMES, class_name
 from .play import replay
 
@@ -27,16 +28,23 @@ class TAInstructionGenerator(InstructionGenerator):
         game = GAMES[self.game_name]
         for _ in range(ATTEMPTS):
             seed = self.rng.randrange(SEED_SPACE)
-            kwargs = game.draw(self.rng, self.config, seed)
-            if kwargs is not None:  # None: this seed's game has nothing to play (a scramble that undid itself)
-                return {"game": game.name, "env_id": game.env_id, "players": game.players, "kwargs": kwargs,
-                        "seed": seed}
+            drawn = game.draw(self.rng, self.config, seed)
+            if drawn is None:  # this seed's game has nothing to play (a scramble that undid itself): redraw
+                continue
+            kwargs = drawn.kwargs if isinstance(drawn, Drawn) else drawn
+            task = {"game": game.name, "env_id": game.env_id, "players": game.players, "kwargs": kwargs,
+                    "seed": seed}
+            if isinstance(drawn, Drawn):
+                task["budget"] = drawn.budget
+            return task
         raise ConfigError(f"ta/{game.name}: {ATTEMPTS} seeds in a row gave no game to play with {self.config}")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         game = GAMES[identity["game"]]
         first = replay(identity, [], game.opponent).views[0]
-        return f"{first}\n\n{game.answer_format} One move per reply."
+        budget = identity.get("budget")
+        limit = f" You have {budget} moves: a game unfinished after them is lost." if budget else ""
+        return f"{first}\n\n{game.answer_format} One move per reply.{limit}"
 
 
 @functools.cache

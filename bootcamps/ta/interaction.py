@@ -22,7 +22,7 @@ class TAInteraction(Interaction):
         game = GAMES[identity["game"]]
         played = replay(identity, assistant_texts(messages), game.opponent)
         news = played.views[-1] if played.views else ""
-        if played.done:
+        if played.over:
             outcome = played.outcome()
             score = 1.0 if outcome.result == "win" else 0.0
             state["turn_scores"].append(score)

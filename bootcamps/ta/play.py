@@ -32,12 +32,24 @@ class Replay:
     match: Match
     views: list[str] = field(default_factory=list)
     used: int = 0  # texts that were moves (texts after the end of the game are not)
+    budget: int | None = None  # the task's moves for the model (identity "budget"); None: TextArena's own limits
 
     @property
     def done(self) -> bool:
         return self.match.done
 
+    @property
+    def out_of_moves(self) -> bool:
+        """The model spent its budget and TextArena's game goes on: the game is over, unfinished (a loss)."""
+        return not self.match.done and self.budget is not None and self.used >= self.budget
+
+    @property
+    def over(self) -> bool:
+        return self.done or self.out_of_moves
+
     def outcome(self) -> Outcome:
+        if self.out_of_moves:
+            return Outcome("loss", -1.0, f"The budget of {self.budget} moves is spent and the game is unfinished.")
         return self.match.outcome(MODEL)
 
 
@@ -56,7 +68,7 @@ def _fresh(env_id: str, kwargs: str, seed: int, players: int) -> Match:
 def replay(identity: dict[str, Any], texts: Sequence[str], opponent: Opponent | None = None) -> Replay:
     """Play the model's `texts` in order (the scripted `opponent` answering for the other seat)."""
     match = start(identity)
-    out = Replay(match)
+    out = Replay(match, budget=identity.get("budget"))
     texts = list(texts)
     scripted = 0
     while not match.done and match.moves < MAX_MOVES:
@@ -67,7 +79,7 @@ def replay(identity: dict[str, Any], texts: Sequence[str], opponent: Opponent | 
             scripted += 1
             continue
         out.views.append(match.pending(MODEL))
-        if out.used == len(texts):
+        if out.used == len(texts) or out.out_of_moves:
             return out
         match.step(texts[out.used])
         out.used += 1

@@ -19,7 +19,8 @@ class TARewardCalculator(RewardCalculator):
     identity_schema = {
         "type": "object", "required": ["game", "env_id", "players", "kwargs", "seed"],
         "properties": {"game": {"type": "string"}, "env_id": {"type": "string"}, "players": {"type": "integer"},
-                       "kwargs": {"type": "object"}, "seed": {"type": "integer"}},
+                       "kwargs": {"type": "object"}, "seed": {"type": "integer"},
+                       "budget": {"type": "integer", "minimum": 1}},
     }
 
     @classmethod
@@ -41,4 +42,4 @@ class TARewardCalculator(RewardCalculator):
     def _verify_correction(cls, extracted: list[str], identity: dict[str, Any], **kwargs: Any) -> float:
         game = GAMES[identity["game"]]
         played = replay(identity, extracted, game.opponent)
-        return 1.0 if played.done and played.outcome().result == "win" else 0.0
+        return 1.0 if played.over and played.outcome().result == "win" else 0.0

@@ -217,3 +217,20 @@ def test_builtin_seats_play_nim_and_the_verifier_regrades_each_seat(tmp_path: Pa
         texts = {s["seat"]: [m["content"] for m in s["messages"] if m["role"] == "assistant"] for s in row["seats"]}
         regraded = game.score(row["input"]["reward_model"]["ground_truth"], texts)
         assert {s["seat"]: s["result"] for s in row["seats"]} == {k: v.result for k, v in regraded.items()}
+
+
+def test_frozen_lake_budget_is_the_shortest_safe_path_and_one_step_off_it_loses() -> None:
+    from bootcamps.ta.games.frozen_lake import ShortestPath, TowardGoal, distances
+
+    for identity in _identities("frozen_lake", 6):
+        state = replay(identity, []).match.game_state
+        assert identity["budget"] == distances(state["grid"], tuple(state["goal_pos"]))[tuple(state["player_pos"])]
+        right = _play(ShortestPath, identity)
+        assert len(right) == identity["budget"] and TARewardCalculator.verify_score(right, identity) == 1.0
+        assert TARewardCalculator.verify_score(_play(ShortestPath, identity, wrong_at=0), identity) == 0.0
+        assert TARewardCalculator.verify_score(_play(TowardGoal, identity), identity) == 0.0
+        back = {"up": "down", "down": "up", "left": "right", "right": "left"}[right[0].split("[")[1].rstrip("]")]
+        dither = [right[0], f"[{back}]"] * identity["budget"]  # safe steps to and fro, never at the goal
+        played = replay(identity, dither)
+        assert played.out_of_moves and played.used == identity["budget"]  # the moves past the budget are not played
+        assert TARewardCalculator.verify_score(dither, identity) == 0.0

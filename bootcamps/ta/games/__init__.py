@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from ..game import Game
-from . import guess_the_number, lights_out, mastermind, nim, sudoku
+from . import frozen_lake, guess_the_number, lights_out, mastermind, nim, sudoku
 
-GAMES: dict[str, Game] = {g.name: g for g in (guess_the_number.GAME, lights_out.GAME, mastermind.GAME, nim.GAME, sudoku.GAME)}
+GAMES: dict[str, Game] = {g.name: g for g in (
+    frozen_lake.GAME, guess_the_number.GAME, lights_out.GAME, mastermind.GAME, nim.GAME, sudoku.GAME)}
 
 
 def class_name(name: str) -> str:
