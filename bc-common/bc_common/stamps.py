@@ -93,6 +93,12 @@ def stamp_of(row: dict[str, Any]) -> dict[str, str] | None:
     return {name: str(holder.get(name) or "") for name in FIELDS}
 
 
+def stamp_source(row: dict[str, Any]) -> str:
+    """The bootcamp a trajectory's stamp is counted under: its task's data_source."""
+    task = row.get("input") if isinstance(row.get("input"), dict) else {}
+    return str(task.get("data_source") or row.get("data_source") or "?")
+
+
 class StampMix:
     """Counts the stamps of a stream of trajectories per bootcamp, to flag a run that mixes code versions.
 
@@ -105,11 +111,12 @@ class StampMix:
 
     def add(self, row: dict[str, Any]) -> None:
         stamp = stamp_of(row)
-        if stamp is None:
-            return
-        task = row.get("input") if isinstance(row.get("input"), dict) else {}
-        source = str(task.get("data_source") or row.get("data_source") or "?")
-        self.seen.setdefault(source, Counter())[stamp["code_hash"]] += 1
+        if stamp is not None:
+            self.count(stamp_source(row), stamp["code_hash"])
+
+    def count(self, source: str, code_hash: str) -> None:
+        """Count one row of `source` graded by `code_hash` (what `add` does with a row's stamp)."""
+        self.seen.setdefault(source, Counter())[code_hash] += 1
 
     def lines(self) -> list[str]:
         """One line per bootcamp whose rows come from more than one code hash (none when the run is uniform)."""

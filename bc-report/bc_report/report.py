@@ -48,6 +48,7 @@ class ReportOptions:
     n_boot: int = 1000  # bootstrap resamples per interval and test
     extract: bool = True  # run each bootcamp's extract_output on the embedded trajectories
     skip_invalid: bool = False
+    partial: bool = True  # decode only the fields counted (False: every row in full, the reference of the tests)
 
 
 @dataclass
@@ -132,7 +133,7 @@ def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: Re
     columns = []
     for spec in [base, *(others or [])]:
         run = Run(_label(spec, taken), options.max_failures, options.max_passes, options.seed, extractor, images)
-        run.read_files(spec.paths, skip_invalid=options.skip_invalid)
+        run.read_files(spec.paths, skip_invalid=options.skip_invalid, partial=options.partial)
         if not run.count:  # a report over nothing would be all dashes: say so instead
             raise InputError(f"no trajectories to report on ({run.read.skipped:,} invalid rows skipped)"
                              if run.read.skipped else "no trajectories to report on", source=", ".join(spec.paths))
@@ -150,7 +151,7 @@ def build_report(base: RunSpec, others: list[RunSpec] | None = None, options: Re
         report.comparisons += compare(columns[0], other, options.n_boot, options.seed)
     for spec in baselines or []:
         run = Run(_label(spec, taken), 0, 0, options.seed, extractor, images)
-        run.read_files(spec.paths, skip_invalid=options.skip_invalid)
+        run.read_files(spec.paths, skip_invalid=options.skip_invalid, partial=options.partial)
         if not run.count:
             raise InputError("no trajectories in the baseline run", source=", ".join(spec.paths))
         if len(run.models) == 1:  # a baseline is best named by what played it: builtin:baseline/NAME

@@ -7,23 +7,27 @@ samples by a seeded hash of the trajectory id, so the choice does not depend on 
 """
 from __future__ import annotations
 
+import gc
+import gzip
 import hashlib
 import heapq
-import math
+import sys
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
+
+import orjson
 
 from bc_common.errors import InputError
-from bc_common.jsonl import ReadStats
+from bc_common.jsonl import BOM, ReadStats, display_name, loads, open_binary
 from bc_common.ratings import MatchTally
 from bc_common.readers import read_records
 from bc_common.records import STATUSES
 from bc_common.stamps import StampMix
 
+from .facts import Facts, decode_line, facts_of
 from .rows import check_report_row
 from .view import Images, trajectory_view
 
@@ -68,28 +72,6 @@ class Sample:
         return [e[3] for e in sorted(self._heap, key=lambda e: (-e[0], e[1], e[2]))]
 
 
-def _d(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _num(value: Any, default: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return default
-    return float(value)
-
-
-def _sample(row: dict[str, Any]) -> int:
-    sample = row.get("sample")
-    return sample if isinstance(sample, int) and not isinstance(sample, bool) else 0
-
-
-def _epoch(text: Any) -> float:
-    try:
-        return datetime.fromisoformat(text).timestamp() if isinstance(text, str) else math.nan
-    except ValueError:
-        return math.nan
-
-
 @dataclass
 class Run:
     """Accumulates one run; `add` takes a validated trajectory row."""
@@ -113,7 +95,7 @@ class Run:
         self.pairs: dict[tuple[str, int], int] = {}  # (task id, sample) -> row number
         self.row_source = array("i")  # row number -> index in `sources` (to name both files of a repeat)
         self.model_source: tuple[str, str] | None = None  # (model, FILE:LINE) of the run's first row
-        self.calls_by_tool: Counter[tuple[int, str]] = Counter()
+        self._calls: dict[int, Counter[str]] = {}  # group code -> tool calls by tool name
         self.errors_by_tool: Counter[tuple[int, str, str]] = Counter()
         self.models: Counter[str] = Counter()
         self.failures = Sample(self.max_failures, self.seed)
@@ -122,6 +104,7 @@ class Run:
         self.sources: list[str] = []
         self.stamps = StampMix()  # code versions per bootcamp: a run that mixes them is flagged
         self.matches = MatchTally()  # rows of matches (bc-eval --opponent-model): the ratings' input
+        self._views: list[dict[str, Any]] | None = None  # the embedded trajectories, once made
 
     @property
     def count(self) -> int:
@@ -132,79 +115,67 @@ class Run:
         return list(self.groups)
 
     def add(self, row: dict[str, Any], where: str = "") -> None:
-        self._check_one_run(row, where)
-        self.stamps.add(row)
-        self.matches.add(row)
-        task = _d(row["input"])
-        extra = _d(task.get("extra_info"))
-        source = str(task.get("data_source", "?"))
-        bootcamp = str(extra.get("bootcamp") or source.removeprefix("bootcamp/"))
-        key = (bootcamp, str(extra.get("generator_name") or "default"))
-        group = self.groups.setdefault(key, len(self.groups))
-        score = _num(row["score"])
-        status = row["status"]
-        passed = row["success"] if isinstance(row.get("success"), bool) else (status == "completed" and score >= 1.0)
-        calls = errors = 0
-        error_types: list[str] = []
-        for turn in row.get("turns") or ():
-            if not isinstance(turn, dict):
-                continue
-            kind = turn.get("type")
-            if kind == "model":
-                if turn.get("error") is None:
-                    self.latency.append(_num(turn.get("latency_s")))
-                    self.latency_group.append(group)
-            elif kind == "tool":
-                calls += 1
-                name = str(turn.get("name", "?"))
-                self.calls_by_tool[(group, name)] += 1
-                if turn.get("error") is not None:
-                    errors += 1
-                    etype = str(_d(turn["error"]).get("type") or "error")
-                    self.errors_by_tool[(group, name, etype)] += 1
-                    error_types.append(etype)
-        usage, timing = _d(row.get("usage")), _d(row.get("timing"))
-        assistant = _d(row.get("num_turns")).get("assistant")
-        if not isinstance(assistant, int):
-            assistant = sum(1 for m in row["messages"] if isinstance(m, dict) and m.get("role") == "assistant")
+        """Count a row that passed check_report_row."""
+        self.count_facts(facts_of(row), where, row)
+
+    def count_facts(self, facts: Facts, where: str, row: dict[str, Any] | bytes) -> None:
+        """Count one trajectory; `row` (its dict, or its JSONL line) is kept only while the browser's sample wants
+        it, and becomes a view when the page asks for the embedded trajectories."""
+        self._check_one_run(facts, where)
+        (rid, tid, sample, model, bootcamp, group_name, score, status, passed, turns, latencies, tool_names,
+         tool_errors, prompt_tokens, completion_tokens, cost, wall_s, started, stamp, match) = facts
+        if stamp is not None:
+            self.stamps.count(*stamp)
+        if match is not None:
+            self.matches.add(match)
+        key = (bootcamp, group_name)
+        group = self.groups.get(key)
+        if group is None:
+            group = self.groups[key] = len(self.groups)
+            self._calls[group] = Counter()
+        if latencies:
+            self.latency.extend(latencies)
+            self.latency_group.extend([group] * len(latencies))
+        if tool_names:
+            self._calls[group].update(tool_names)
+        for name, etype in tool_errors:
+            self.errors_by_tool[(group, name, etype)] += 1
         index = len(self.score)
         self.score.append(score)
         self.passed.append(passed)
         self.status.append(STATUS_CODE[status])
         self.group.append(group)
-        self.turns.append(assistant)
-        self.tool_calls.append(calls)
-        self.tool_errors.append(errors)
-        self.prompt_tokens.append(int(_num(usage.get("prompt_tokens"))))
-        self.completion_tokens.append(int(_num(usage.get("completion_tokens"))))
-        self.cost.append(_num(_d(row.get("cost")).get("usd"), math.nan))
-        self.wall_s.append(_num(timing.get("wall_s"), math.nan))
-        self.started.append(_epoch(timing.get("started_at")))
-        self.models[row["model"] if isinstance(row.get("model"), str) else "?"] += 1
-        tid = str(row["task_id"])
+        self.turns.append(turns)
+        self.tool_calls.append(len(tool_names))
+        self.tool_errors.append(len(tool_errors))
+        self.prompt_tokens.append(prompt_tokens)
+        self.completion_tokens.append(completion_tokens)
+        self.cost.append(cost)
+        self.wall_s.append(wall_s)
+        self.started.append(started)
+        self.models[model] += 1
         tally = self.tasks.get(tid)
         if tally is None:
             tally = self.tasks[tid] = [0, 0, 0.0, group]
         tally[0] += 1
         tally[1] += passed
         tally[2] += score
-        sample = _sample(row)
         self.pairs[(tid, sample)] = index
         self.row_source.append(max(0, len(self.sources) - 1))
         pool = self.passes if passed else self.failures
-        rid = str(row["id"])
         h = pool.wants(rid)
-        if h is not None:
-            facts = {"run": self.label, "bootcamp": bootcamp, "group": key[1], "status": status, "score": score,
-                     "passed": bool(passed), "task_id": tid, "sample": sample, "turns": assistant,
-                     "tool_calls": calls, "tool_errors": sorted(set(error_types)), "where": where}
-            extracted = self.extractor(row) if self.extractor else {"value": None, "note": ""}
-            pool.keep(h, rid, trajectory_view(row, facts, self.images, extracted))
+        if h is not None:  # the view is made later, for the rows still in the sample at the end
+            pool.keep(h, rid, _Kept(facts, where, row))
 
-    def _check_one_run(self, row: dict[str, Any], where: str) -> None:
+    @property
+    def calls_by_tool(self) -> Counter[tuple[int, str]]:
+        """Tool calls by (group code, tool name)."""
+        return Counter({(group, name): n for group, calls in self._calls.items() for name, n in calls.items()})
+
+    def _check_one_run(self, facts: Facts, where: str) -> None:
         """Refuse rows that cannot belong to one run: a (task, sample) seen before (overlapping shards, a file
         given twice) or another model than the run's first row. Both name the two places and `--compare`."""
-        model = row["model"] if isinstance(row.get("model"), str) else "?"
+        model = facts.model
         if self.model_source is None:
             self.model_source = (model, where)
         elif model != self.model_source[0]:
@@ -212,7 +183,7 @@ class Run:
             raise InputError(f"model {model!r} here, but {first_where} is from model {first_model!r}: the files "
                              "of one run hold one model; to set runs side by side give the other one with "
                              "--compare FILE", source=where or None)
-        key = (str(row["task_id"]), _sample(row))
+        key = (facts.task_id, facts.sample)
         if key in self.pairs:
             first = self.sources[self.row_source[self.pairs[key]]] if self.sources else "an earlier row"
             same = " (the same file)" if self.sources and first == self.sources[-1] else ""
@@ -220,18 +191,95 @@ class Run:
                              "are shards that never repeat a (task, sample); to set two runs side by side give "
                              "the other one with --compare FILE", source=where or None)
 
-    def read_files(self, paths: Iterable[str], *, skip_invalid: bool = False) -> None:
+    def read_files(self, paths: Iterable[str], *, skip_invalid: bool = False, partial: bool = True) -> None:
         """Stream every trajectory of `paths` ('-' is stdin) into this run; bad rows raise InputError naming
         FILE:LINE, or are counted and skipped with `skip_invalid`. Shards that overlap or mix models are an
-        InputError naming both files whatever `skip_invalid` says (they are two runs, not bad rows)."""
+        InputError naming both files whatever `skip_invalid` says (they are two runs, not bad rows).
+        `partial=False` decodes every JSONL row in full (the reference the partial decoding is tested against)."""
         for path in paths:
             if str(path) in self.sources:
                 raise InputError(f"{path} is given twice as a shard of one run; to compare two runs give the other "
                                  "one with --compare FILE", source=str(path))
             self.sources.append(str(path))
+            if partial and not str(path).endswith(_STRUCTURED):
+                self._read_jsonl(str(path), skip_invalid)
+                continue
             for rec in read_records([path], skip_invalid=skip_invalid, stats=self.read, validate=check_report_row):
                 self.add(rec.data, f"{rec.source}:{rec.line}")
 
+    def _read_jsonl(self, path: str, skip_invalid: bool) -> None:
+        """read_records' loop over one JSONL input (the same lines, checks and errors), counting each line from
+        its partial decode (`decode_line`) and decoding in full only the lines that one cannot vouch for."""
+        source = display_name(path)
+        stats = self.read
+        fh = open_binary(path)
+        collecting = gc.isenabled()
+        gc.disable()  # the loop makes no reference cycles: the collector's passes over the tallies are waste
+        try:
+            for lineno, line in enumerate(fh, 1):
+                if lineno == 1 and line.startswith(BOM):  # as iter_lines: a byte order mark is not data
+                    line = line[3:]
+                facts = decode_line(line)  # JSON allows the line's ending (whitespace) after the value
+                if facts is None:
+                    line = line.rstrip(b"\r\n")
+                    if not line.strip():
+                        continue
+                    try:
+                        row = self._full(line, source, lineno)
+                    except InputError as exc:
+                        if not skip_invalid:
+                            raise
+                        stats.skip(exc)
+                        continue
+                    stats.read += 1
+                    self.add(row, f"{source}:{lineno}")
+                else:
+                    stats.read += 1
+                    self.count_facts(facts, f"{source}:{lineno}", line)
+        except (OSError, EOFError, gzip.BadGzipFile) as exc:
+            raise InputError(f"read failed: {exc}", source=source) from None
+        finally:
+            if collecting:
+                gc.enable()
+            if fh is not sys.stdin.buffer:
+                fh.close()
+
+    @staticmethod
+    def _full(line: bytes, source: str, lineno: int) -> dict[str, Any]:
+        """The whole row of a line, checked as read_records(validate=check_report_row) checks it."""
+        try:
+            row = loads(line)
+        except orjson.JSONDecodeError as exc:
+            raise InputError(f"invalid JSON: {exc}", source=source, line=lineno) from None
+        try:
+            check_report_row(row)
+        except InputError as exc:
+            raise exc.located(source, lineno) from None
+        return row
+
     def embedded(self) -> list[dict[str, Any]]:
-        """The browser's trajectories: the kept failures, then the kept sample of passes."""
-        return self.failures.items() + self.passes.items()
+        """The browser's trajectories: the kept failures, then the kept sample of passes (made once)."""
+        if self._views is None:
+            self._views = [self._view(kept) for kept in self.failures.items() + self.passes.items()]
+        return self._views
+
+    def _view(self, kept: _Kept) -> dict[str, Any]:
+        f = kept.facts
+        row = loads(kept.row) if isinstance(kept.row, bytes) else kept.row
+        facts = {"run": self.label, "bootcamp": f.bootcamp, "group": f.group, "status": f.status, "score": f.score,
+                 "passed": bool(f.passed), "task_id": f.task_id, "sample": f.sample, "turns": f.assistant_turns,
+                 "tool_calls": len(f.tool_names), "tool_errors": sorted({etype for _, etype in f.tool_errors}),
+                 "where": kept.where}
+        extracted = self.extractor(row) if self.extractor else {"value": None, "note": ""}
+        return trajectory_view(row, facts, self.images, extracted)
+
+
+_STRUCTURED = (".json", ".json.gz", ".parquet")  # read_records reads these whole-row
+
+
+class _Kept(NamedTuple):
+    """A trajectory in the browser's sample, until the page asks for its view."""
+
+    facts: Facts
+    where: str
+    row: dict[str, Any] | bytes  # the decoded row, or its JSONL line (decoded again for the view)

@@ -41,8 +41,9 @@ def test_a_run_keeps_every_failure_under_the_cap_and_a_sample_of_passes(runs):
     rows = read_jsonl(runs["noisy1"])
     failed = [r for r in rows if not r["success"]]
     assert run.count == len(rows) and len(run.tasks) == len(rows) // 2
-    assert {v["id"] for v in run.failures.items()} == {r["id"] for r in failed}
-    assert len(run.passes.items()) == 7 and run.passes.seen == len(rows) - len(failed)
+    views = run.embedded()
+    assert {v["id"] for v in views if not v["passed"]} == {r["id"] for r in failed}
+    assert sum(v["passed"] for v in views) == 7 and run.passes.seen == len(rows) - len(failed)
     capped = Run("noisy1", max_failures=5, max_passes=0)
     capped.read_files([str(runs["noisy1"])])
     assert len(capped.embedded()) == 5 and capped.failures.seen == len(failed)
