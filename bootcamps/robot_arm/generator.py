@@ -35,7 +35,10 @@ class RobotArmConfig:
     margin: float = 0.02  # metres of clearance every link must keep
     require_detour: bool = True  # the straight line to the drawn goal collides and the reference path bends
     probe_budget: int = PROBE_BUDGET  # calls each of check_collision and simulate_path answer per task
-    # replays the reference procedure must need: with 3, a plan around what one replay revealed still collides
+    # replays the discovery procedure (plan around the obstacles known, replay, learn what the replay touched) must
+    # need: with 3, a plan around what one replay revealed still collides. Hidden obstacles: the reference's own
+    # procedure; visible ones: the same procedure run as if they were hidden (fixing only the collision in the
+    # way, then the next, is not enough), while the reference plans around every listed obstacle
     min_rounds: int = 1
     hug: int = 0  # obstacles added close beside the goal posture's links: the arm must arrive in that shape
     overhead: bool = False  # spatial arms: the first obstacle hangs over the column ("point up, turn" is blocked)
@@ -56,8 +59,8 @@ class RobotArmConfig:
             raise ValueError("probe_budget must be in 1..20")
         if not 0 <= self.hug <= MAX_OBSTACLES - self.max_obstacles:
             raise ValueError(f"hug must be in 0..{MAX_OBSTACLES} - max_obstacles")
-        if not 1 <= self.min_rounds <= self.probe_budget:
-            raise ValueError("min_rounds must be in 1..probe_budget")
+        if not 1 <= self.min_rounds <= (self.probe_budget if self.hidden else MAX_OBSTACLES):
+            raise ValueError("min_rounds must be in 1..probe_budget (hidden obstacles) or 1..16 (visible)")
         if not 1 <= self.max_draws <= 10_000:
             raise ValueError("max_draws must be in 1..10000")
 
@@ -76,12 +79,19 @@ class RobotArmInstructionGenerator(InstructionGenerator):
             solved = solve(identity, rounds=identity["probe_budget"])
             # a one-segment answer would need no planning: keep tasks whose reference path bends
             if solved is not None and (len(solved[0]) >= 2 or not self.require_detour) \
-                    and solved[1] >= self.min_rounds:
+                    and self._needs_rounds(identity, solved):
                 # replays cost joint motion: room for the reference's own probes and a half again, not for sweeps
                 identity["motion_budget"] = math.ceil(MOTION_SLACK * solved[2] * 10) / 10
                 return identity
         raise RuntimeError(f"no solvable robot_arm task in {self.max_draws} draws; loosen the config "
                            "(fewer or smaller obstacles, a larger tolerance)")
+
+    def _needs_rounds(self, identity: dict[str, Any], solved: tuple[Any, ...]) -> bool:
+        """The discovery procedure needs at least `min_rounds` replays: on hidden obstacles the reference's own
+        count; on visible ones, the procedure run as if they were hidden solves nothing in fewer."""
+        if self.hidden:
+            return solved[1] >= self.min_rounds
+        return self.min_rounds <= 1 or solve({**identity, "hidden": True}, rounds=self.min_rounds - 1) is None
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         return render_prompt(identity)
