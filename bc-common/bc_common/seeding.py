@@ -15,6 +15,7 @@ import orjson
 
 _WORDS = struct.Struct("<8Q").unpack
 _BLOCK0 = bytes(8)
+_blake2b = hashlib.blake2b
 
 
 def record_key(bootcamp: str, config_hash: str, split: str, base_seed: int, index: int, attempt: int = 0) -> bytes:
@@ -87,7 +88,7 @@ class RecordRandom(random.Random):
 
     def seed_record(self, key: bytes) -> int:
         """Reseed to the record stream keyed by `key` (a `record_key`); returns the record's seed (`seed_of`)."""
-        words = _WORDS(hashlib.blake2b(key + _BLOCK0, digest_size=64).digest())
+        words = _WORDS(_blake2b(key + _BLOCK0).digest())  # 64 bytes, blake2b's default (no keyword to parse)
         self._key = key
         self._block = 1
         self._words = words

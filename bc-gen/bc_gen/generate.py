@@ -78,13 +78,18 @@ def generate(specs: RowSpec | list[RowSpec], indices: Iterable[int], *, group_of
     deduplication decisions match the full run. `seen` holds dedup keys (`TaskFactory.identity_hash`) to avoid
     (earlier splits) and receives the new ones."""
     specs = [specs] if isinstance(specs, RowSpec) else list(specs)
-    group_of = group_of or (lambda i: 0)
     stats = stats if stats is not None else GenStats()
     seen = seen if seen is not None else set()
     factories = factories or Factories(specs)
     if jobs <= 1 and emit is None and len(specs) == 1:
-        yield from _sequential(factories[0], indices, dedup, seen, stats, specs[0])
-        return
+        # the factory's own loop, not wrapped in another generator: the path of every plain `bc-gen NAME -n N`
+        return _sequential(factories, indices, dedup, seen, stats, specs[0])
+    return _planned(specs, indices, group_of or (lambda i: 0), emit, jobs, dedup, seen, stats, factories)
+
+
+def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[int], int], emit: set[int] | None,
+             jobs: int, dedup: bool, seen: set[DedupKey], stats: GenStats, factories: Factories) -> Iterator[bytes]:
+    """Several groups, a subset to emit, or worker processes: a plan of (index, group, render), drawn in chunks."""
     plan = [(i, group_of(i), emit is None or i in emit) for i in indices]
     if not dedup:
         plan = [p for p in plan if p[2]]
@@ -129,24 +134,22 @@ def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan],
         yield pending.popleft().result()
 
 
-def _sequential(factory: TaskFactory, indices: Iterable[int], dedup: bool, seen: set[DedupKey], stats: GenStats,
+def _sequential(factories: Factories, indices: Iterable[int], dedup: bool, seen: set[DedupKey], stats: GenStats,
                 spec: RowSpec) -> Iterator[bytes]:
-    """The one-process path: the same decisions as the chunked one, without its bookkeeping."""
-    row = factory.row
-    add = seen.add
-    count = 0
-    try:
-        for index in indices:
-            digest, line = row(index)
-            if dedup:
-                if digest in seen:
-                    digest, line = _redraw(factory, index, True, seen, spec)
-                    stats.regenerated += 1
-                add(digest)
-            count += 1
-            yield line
-    finally:
+    """The one-process path: the same decisions as the chunked one, in `TaskFactory.lines`'s single loop (the
+    factory is built here, when `generate` is called: a bad configuration raises before any row is asked for)."""
+    factory = factories[0]
+
+    def redraw(index: int) -> tuple[DedupKey, bytes]:
+        stats.regenerated += 1
+        digest, line = _redraw(factory, index, True, seen, spec)
+        assert line is not None
+        return digest, line
+
+    def done(count: int) -> None:
         stats.rows += count
+
+    return factory.lines(indices, seen if dedup else None, redraw, done)
 
 
 def _redraw(factory: TaskFactory, index: int, render: bool, seen: set[DedupKey],
