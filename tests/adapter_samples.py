@@ -10,7 +10,9 @@ RG_SAMPLE = ("rg/arc_1d", "rg/base_conversion", "rg/bitwise_arithmetic", "rg/cou
 # rc tasks of several kinds (code, planning, induction, strings; a decision among labels): items cost 0.1-0.4 s
 RC_SAMPLE = ("rc/controlled_code_execution", "rc/planning", "rc/sequential_induction", "rc/string_transduction",
              "rc/defeasible_nli")
-SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE}
+# os games (connection games): a row costs 0.05-0.15 s
+OS_SAMPLE = ("os/hex",)
+SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE, "os": OS_SAMPLE}
 
 
 def sampled(names: list[str]) -> list[str]:
