@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup setup-verl setup-report demo test test-fast test-real-server test-interop test-adapters-full test-ray-full bootcamp-table rg-reclassify rc-reclassify curriculum bench lint clean
+.PHONY: setup setup-verl setup-report demo test test-fast test-real-server test-interop python312 test-adapters-full test-ray-full bootcamp-table rg-reclassify rc-reclassify curriculum bench lint clean
 
 setup: $(VENV)/.installed
 
@@ -46,21 +46,34 @@ test-fast: setup
 test-real-server: setup
 	VENV=$(VENV) bash scripts/real_server_test.sh
 
-# our bootcamps inside verifiers 0.4 and OpenEnv 0.10 (bc_common.interop; docs/interop-*.md), each tested against the
-# real peer. Each peer pins its own openai, mcp, pydantic and fastapi (verifiers: mcp==2.0.0, openai<3; OpenEnv:
-# fastmcp 3 with mcp 1.x, openai 3, gradio), so each has a virtualenv of its own. Those are built once per (our
+# our bootcamps inside verifiers 0.4, OpenEnv 0.10 and NeMo Gym 0.4 (bc_common.interop; docs/interop-*.md), each tested
+# against the real peer. Each peer pins its own openai, mcp, pydantic and fastapi (verifiers: mcp==2.0.0, openai<3;
+# OpenEnv: fastmcp 3 with mcp 1.x, openai 3, gradio; NeMo Gym: mcp<2, openai<=2.7.2), so each has a virtualenv of its own. Those are built once per (our
 # dependencies, the peers' pins, Python) under BC_CACHE_DIR, outside the clone like test-real-server's build (pip
 # keeps no download cache here: a build is 4-8 min a peer on 2 cores), then only re-pointed at this clone (an
 # editable install without dependencies). The import check: a peer that failed to install fails, never skips.
 BC_CACHE_DIR ?= $(HOME)/.cache/bootcamp-harness
 INTEROP_KEY = $(shell $(PYTHON) -c 'import hashlib, json, sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; o = p["optional-dependencies"]; print(hashlib.sha256(json.dumps([sys.version_info[:2], p["dependencies"], o["dev"], o["verifiers"], o["openenv"]]).encode()).hexdigest()[:12])')
 INTEROP_VENVS = $(BC_CACHE_DIR)/interop-$(INTEROP_KEY)
+# NeMo Gym 0.4 (pins mcp<2, openai<=2.7.2, ray[default]) needs Python >= 3.12, newer than ours may be: its virtualenv
+# is built with PYTHON312, by default the first python3.12 that runs (on PATH, then pyenv's; a pyenv shim of a version
+# not selected does not run). None found fails the target, never skips it (.ci/run installs one with apt where apt
+# has it). Its key (its pin, ours, that Python's version) is its own, so adding it rebuilt no other peer's virtualenv.
+PYTHON312 ?= $(shell for p in python3.12 $$(pyenv root 2>/dev/null || echo $$HOME/.pyenv)/versions/3.12*/bin/python3.12; do "$$p" -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1 && { command -v "$$p"; break; }; done)
+NEMO_GYM_KEY = $(shell $(PYTHON312) -c 'import hashlib, json, sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; o = p["optional-dependencies"]; print(hashlib.sha256(json.dumps([sys.version_info[:2], p["dependencies"], o["dev"], o["nemo-gym"]]).encode()).hexdigest()[:12])')
+NEMO_GYM_VENV = $(BC_CACHE_DIR)/interop-nemo-gym-$(NEMO_GYM_KEY)
 
-test-interop:
-	@set -e; for peer in verifiers openenv; do \
-	  venv="$(INTEROP_VENVS)/$$peer"; \
+python312:
+	@[ -n "$(PYTHON312)" ] && "$(PYTHON312)" -c 'import sys, ensurepip; sys.exit(sys.version_info < (3, 12))' 2>/dev/null \
+	  && command -v "$(PYTHON312)" \
+	  || { echo "no Python >= 3.12 with venv found (PYTHON312='$(PYTHON312)'): the nemo-gym peer of make test-interop needs one; install it (apt-get install python3.12 python3.12-venv, or pyenv install 3.12) or set PYTHON312=/path/to/python3.12" >&2; exit 1; }
+
+test-interop: python312
+	@set -e; for peer in verifiers openenv nemo-gym; do \
+	  venv="$(INTEROP_VENVS)/$$peer"; python="$(PYTHON)"; \
+	  if [ $$peer = nemo-gym ]; then venv="$(NEMO_GYM_VENV)"; python="$(PYTHON312)"; fi; \
 	  if [ ! -f "$$venv/.installed" ]; then \
-	    echo "building $$venv (once)"; rm -rf "$$venv"; $(PYTHON) -m venv "$$venv"; \
+	    echo "building $$venv (once)"; rm -rf "$$venv"; $$python -m venv "$$venv"; \
 	    "$$venv/bin/pip" install -q ".[dev,$$peer]"; touch "$$venv/.installed"; \
 	  fi; \
 	  "$$venv/bin/pip" install -q --no-deps -e .; \
@@ -69,6 +82,8 @@ test-interop:
 	$(INTEROP_VENVS)/verifiers/bin/pytest tests/interop/test_verifiers.py --durations=5
 	$(INTEROP_VENVS)/openenv/bin/python -c 'import openenv.core, bc_common.interop.openenv_env'
 	$(INTEROP_VENVS)/openenv/bin/pytest tests/interop/test_openenv.py --durations=5
+	$(NEMO_GYM_VENV)/bin/python -c 'import nemo_gym, bc_common.interop.nemo_gym_env'
+	$(NEMO_GYM_VENV)/bin/pytest tests/interop/test_nemo_gym.py --durations=5
 
 # the conformance suite (attack and signal checks) on every rg/<dataset> and rc/<task>, withheld ones included (CI
 # samples them)
