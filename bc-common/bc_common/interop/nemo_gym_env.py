@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ..extras import install_hint, missing_modules
@@ -137,7 +137,6 @@ class _Session:
     refused: int = 0
     episode: SteppedTrajectory | None = None
     turn: Turn | None = None
-    notes: list[str] = field(default_factory=list)
 
     async def close(self) -> dict[str, float]:
         rewards: dict[str, float] = {}
@@ -154,6 +153,7 @@ class BootcampResourcesServer(SimpleResourcesServer):
     config: BootcampResourcesServerConfig
     _environments: Environments = PrivateAttr(default_factory=Environments)
     _sessions: OrderedDict[str, _Session] = PrivateAttr(default_factory=OrderedDict)
+    _closing: set[asyncio.Future] = PrivateAttr(default_factory=set)  # sessions replaced or evicted, closing
 
     def model_post_init(self, context: Any) -> None:
         super().model_post_init(context)
@@ -271,12 +271,16 @@ class BootcampResourcesServer(SimpleResourcesServer):
         key = _session_id(request)
         old = self._sessions.pop(key, None)
         if old is not None:
-            asyncio.ensure_future(old.close())
+            self._close_later(old)
         self._sessions[key] = session
         while len(self._sessions) > self.config.max_sessions:
-            _, oldest = self._sessions.popitem(last=False)
-            asyncio.ensure_future(oldest.close())
+            self._close_later(self._sessions.popitem(last=False)[1])
         return session
+
+    def _close_later(self, session: _Session) -> None:
+        closing = asyncio.ensure_future(session.close())
+        self._closing.add(closing)  # held until done: the loop keeps only a weak reference to a task
+        closing.add_done_callback(self._closing.discard)
 
     def _open_row(self, body: dict[str, Any], where: str) -> _Session:
         row = self._row(body, where)
