@@ -157,21 +157,28 @@ def _merge(a: Any, b: Any) -> Any:
     return a
 
 
-def check_fixed_shapes(rows: list[dict[str, Any]], what: str) -> None:
-    """Raise InputError naming the first row whose shape differs from the rows before it."""
-    if not rows:
-        return
-    common: Any = None
-    for i, row in enumerate(rows):
+class ShapeCheck:
+    """`check_fixed_shapes` over a stream: `add` each row in order; the first row whose shape differs from the rows
+    before it raises InputError naming it."""
+
+    def __init__(self, what: str):
+        self.what = what
+        self.rows = 0
+        self._common: Any = None
+
+    def add(self, row: dict[str, Any]) -> None:
+        i = self.rows
+        self.rows += 1
         try:
             got = shape(row)
         except ValueError as exc:
-            raise InputError(f"{what} row {i} mixes types inside a list ({exc})") from None
-        if common is None:
-            common = got
-            continue
+            raise InputError(f"{self.what} row {i} mixes types inside a list ({exc})") from None
+        if self._common is None:
+            self._common = got
+            return
+        common = self._common
         try:
-            common = _merge(common, got)
+            self._common = _merge(common, got)
         except ValueError:
             bad = []
             for k in sorted(set(common) | set(got)):
@@ -179,12 +186,20 @@ def check_fixed_shapes(rows: list[dict[str, Any]], what: str) -> None:
                     _merge(common.get(k), got.get(k))
                 except ValueError:
                     bad.append(k)
-            raise InputError(f"{what} row {i} has a different shape in column(s) {', '.join(bad)}; "
+            raise InputError(f"{self.what} row {i} has a different shape in column(s) {', '.join(bad)}; "
                              f"parquet would unify it with nulls") from None
 
 
+def check_fixed_shapes(rows: list[dict[str, Any]], what: str) -> None:
+    """Raise InputError naming the first row whose shape differs from the rows before it."""
+    check = ShapeCheck(what)
+    for row in rows:
+        check.add(row)
+
+
 def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
-    """Write rows as parquet with native (struct/list) columns, published atomically."""
+    """Write rows as parquet with native (struct/list) columns, published atomically (all rows in memory: the
+    reference `ParquetSink` is tested against)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -196,3 +211,110 @@ def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> int:
         pq.write_table(table, fh)
     os.chmod(path, 0o644)  # readable by the training job's other processes and nodes
     return len(rows)
+
+
+# Rows are converted and written in row groups of this many rows (or fewer, past ROW_GROUP_BYTES of input): a run's
+# memory does not grow with its rows. A file of one row group is the bytes `write_rows` writes.
+ROW_GROUP_ROWS = 4096
+ROW_GROUP_BYTES = 32 << 20
+
+
+def row_bytes(row: dict[str, Any], raw: bytes | None) -> int:
+    """About what a row weighs in a batch: its input line (4 kB when not read from JSONL) and its images."""
+    images = row.get(IMAGES)
+    weight = len(raw) if raw is not None else 4096
+    if isinstance(images, list):
+        weight += sum(len(item.get("bytes") or b"") for item in images if isinstance(item, dict))
+    return weight
+
+
+class Batches:
+    """Collects rows into row groups: `add` returns a full batch to hand on (then starts the next), `rest` the
+    last one."""
+
+    def __init__(self) -> None:
+        self._rows: list[dict[str, Any]] = []
+        self._bytes = 0
+
+    def add(self, row: dict[str, Any], raw: bytes | None) -> list[dict[str, Any]] | None:
+        self._rows.append(row)
+        self._bytes += row_bytes(row, raw)
+        if len(self._rows) >= ROW_GROUP_ROWS or self._bytes >= ROW_GROUP_BYTES:
+            return self.rest()
+        return None
+
+    def rest(self) -> list[dict[str, Any]]:
+        rows, self._rows, self._bytes = self._rows, [], 0
+        return rows
+
+
+class SchemaOf:
+    """The Arrow schema `pa.Table.from_pylist` gives the whole of a stream of rows, from one batch at a time (an
+    empty list in one batch takes the element type another batch shows)."""
+
+    def __init__(self) -> None:
+        self._schemas: list[Any] = []
+
+    def add(self, rows: list[dict[str, Any]]) -> None:
+        import pyarrow as pa
+
+        if rows:
+            self._schemas.append(pa.Table.from_pylist(rows).schema)
+            if len(self._schemas) > 1:
+                self._schemas = [pa.unify_schemas(self._schemas, promote_options="permissive")]
+
+    def schema(self) -> Any:
+        import pyarrow as pa
+
+        return self._schemas[0] if self._schemas else pa.Table.from_pylist([]).schema
+
+
+class ParquetSink:
+    """Writes rows to `path` in row groups with a schema known in advance, published atomically on `close`."""
+
+    def __init__(self, path: Path, schema: Any):
+        from bc_common.jsonl import AtomicFile
+
+        self.path, self.schema, self.count = path, schema, 0
+        self._file = AtomicFile(path)
+        self._fh = self._file.__enter__()
+        self._writer: Any = None
+        self._batches = Batches()
+
+    def add(self, row: dict[str, Any], raw: bytes | None) -> None:
+        full = self._batches.add(row, raw)
+        if full:
+            self._write(full)
+
+    def _write(self, rows: list[dict[str, Any]]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self._fh, self.schema)
+        self._writer.write_table(pa.Table.from_pylist(rows, schema=self.schema))
+        self.count += len(rows)
+
+    def close(self) -> int:
+        """Write the last row group and publish the file; returns the rows written."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        try:
+            rest = self._batches.rest()
+            if rest:
+                self._write(rest)
+            if self._writer is None:  # no rows: what write_rows writes for none
+                pq.write_table(pa.Table.from_pylist([]), self._fh)
+            else:
+                self._writer.close()
+        except BaseException as exc:
+            self.abort(exc)
+            raise
+        self._file.__exit__(None, None, None)
+        os.chmod(self.path, 0o644)  # readable by the training job's other processes and nodes
+        return self.count
+
+    def abort(self, exc: BaseException | None = None) -> None:
+        """Drop the unpublished file."""
+        self._file.__exit__(type(exc) if exc else RuntimeError, exc, None)

@@ -20,11 +20,10 @@ from verl.tools.tool_registry import load_all_tools  # noqa: E402
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 from verl.workers.rollout.replica import TokenOutput  # noqa: E402
 
-from bc_common.readers import read_records  # noqa: E402
 from bc_train.agent_loop import BcAgentLoop  # noqa: E402
 from bc_train.check import compose as _compose  # noqa: E402
+from bc_train.emit import emit_run  # noqa: E402
 from bc_train.reward import compute_score  # noqa: E402
-from bc_train.rl import emit_rl  # noqa: E402
 from bc_train.tokenizer import build_offline_tokenizer  # noqa: E402
 from bc_train.verl_config import TrainOptions  # noqa: E402
 
@@ -51,9 +50,8 @@ class ScriptedServer:
 @pytest.fixture(scope="module")
 def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     tmp = tmp_path_factory.mktemp("loop")
-    tasks = write_jsonl(tmp / "tasks.jsonl", [task_row(0)])
-    records = list(read_records([str(tasks)]))
-    emit_rl(records, tmp / "run", TrainOptions(max_assistant_turns=6), val_records=records)
+    tasks = str(write_jsonl(tmp / "tasks.jsonl", [task_row(0)]))
+    emit_run([tasks], tmp / "run", TrainOptions(max_assistant_turns=6), val_file=tasks)
     cfg = _compose(tmp / "run", [])
     OmegaConf.resolve(cfg)
     tokenizer = build_offline_tokenizer(tmp / "tok")
@@ -179,8 +177,8 @@ def test_bc_toolserve_tool_config_calls_the_server(tmp_path: Path, monkeypatch: 
         remote.write_bytes(subprocess.run(
             [sys.executable, "-c", "from bc_toolserve.cli import main; main()", "config", str(arithmetic_tools),
              "--master-url", cluster.url], capture_output=True, check=True, timeout=60, cwd=ROOT).stdout)
-        records = list(read_records([str(write_jsonl(tmp_path / "t.jsonl", [task_row(0)]))]))
-        emit_rl(records, tmp_path / "run", TrainOptions(), val_records=records, tool_config=remote)
+        tasks = str(write_jsonl(tmp_path / "t.jsonl", [task_row(0)]))
+        emit_run([tasks], tmp_path / "run", TrainOptions(), val_file=tasks, tool_config=remote)
         monkeypatch.setenv("BC_TOOLSERVE_TOKEN", cluster.token)
         tools = load_all_tools(tool_config_path=str(tmp_path / "run" / "tool_config.yaml"), function_tool_path=None)
         assert type(tools[0].runtime.tools["calculate"]).__name__ == "RemoteTool"

@@ -12,12 +12,11 @@ pytest.importorskip("verl")
 from omegaconf import OmegaConf  # noqa: E402
 from verl.utils.dataset.rl_dataset import RLHFDataset  # noqa: E402
 
-from bc_common.readers import read_records  # noqa: E402
 from bc_common.registry import get_bootcamp  # noqa: E402
 from bc_common.tasks import RowSpec, TaskFactory  # noqa: E402
 from bc_train.check import compose as _compose  # noqa: E402
+from bc_train.emit import emit_run  # noqa: E402
 from bc_train.reward import REWARD_KEYS, compute_score  # noqa: E402
-from bc_train.rl import emit_rl  # noqa: E402
 from bc_train.tokenizer import build_offline_tokenizer  # noqa: E402
 from bc_train.verl_config import TrainOptions  # noqa: E402
 from bootcamps.tictactoe.puzzle import Puzzle, forced_win, play, to_masks  # noqa: E402
@@ -54,8 +53,8 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """A mixed run (arithmetic has a tool, tictactoe has none) and its dataset items by data source."""
     tmp = tmp_path_factory.mktemp("ttt")
     rows = [task_row(0), *tictactoe_rows()]
-    records = list(read_records([str(write_jsonl(tmp / "tasks.jsonl", rows))]))
-    emit_rl(records, tmp / "run", TrainOptions(max_assistant_turns=6), val_records=records)
+    tasks = str(write_jsonl(tmp / "tasks.jsonl", rows))
+    emit_run([tasks], tmp / "run", TrainOptions(max_assistant_turns=6), val_file=tasks)
     cfg = _compose(tmp / "run", [])
     OmegaConf.resolve(cfg)
     tokenizer = build_offline_tokenizer(tmp / "tok")
