@@ -6,9 +6,12 @@ from bc_common.bootcamp import Bootcamp, Unavailable, include_known_issues, with
 
 from .catalogue import UNAVAILABLE
 from .known_issues import CONFORMANCE_N, KNOWN_ISSUES
+from .not_adapted import NOT_ADAPTED
 
 # bootcamps/ta/games/; listed here so `bc-gen --list` imports nothing
-ADAPTED = ("frozen_lake", "guess_the_number", "lights_out", "mastermind", "nim", "sudoku")
+ADAPTED = (
+    "fifteen_puzzle", "frozen_lake", "guess_the_number", "lights_out", "mastermind", "nim", "rush_hour",
+    "sokoban", "sudoku", "three_card_monte")
 
 
 class Collection:
@@ -20,8 +23,9 @@ class Collection:
 
     def load(self, name: str) -> Bootcamp | Unavailable:
         if name in UNAVAILABLE:
+            reason = NOT_ADAPTED.get(name) if UNAVAILABLE[name].startswith("not adapted yet") else None
             return Unavailable(description=f"TextArena {name} (not offered).", extra="", missing=[],
-                               withheld=f"unavailable: {UNAVAILABLE[name]}")
+                               withheld=f"unavailable: {reason or UNAVAILABLE[name]}")
         if name not in ADAPTED:
             raise KeyError(name)
         from .games import GAMES  # imports textarena (seconds): only when a ta game is asked for

@@ -1,0 +1,120 @@
+"""ta/three_card_monte: TextArena's ThreeCardMonte (a ball under one of k cups, a shown sequence of swaps, one
+guess) with many cups and long shuffles.
+
+TextArena's own variant (3 cups, 10 swaps) pays a constant guess a third of the time; here the cups are 50 to
+100 and the swaps 200 to 300 (a swap moves the ball one time in k/2), so the start cup, the last swap's cup or a
+random one earn about 1/k (TextArena's shuffle leaves the ball under any cup alike). One reply decides the game:
+tracking every swap wins.
+The reference writes its guess as `[ k ]` (TextArena reads it as `[k]`), since `[k]` is a cup label in the prompt."""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from bc_common.bootcamp import Baseline, Group, ReferencePolicy
+
+from ..game import Game
+
+START = re.compile(r"Ball starts: (.*)")
+SWAP = re.compile(r"swapped cups (\d+) and (\d+)")
+
+
+@dataclass
+class Config:
+    cups: int = 50
+    swaps: int = 200  # the ball is in about one swap in cups/2: enough swaps that it leaves its start cup
+
+    def validate(self) -> None:
+        if not 3 <= self.cups <= 200:
+            raise ValueError("cups must be in [3, 200]")
+        if not 1 <= self.swaps <= 1000:
+            raise ValueError("swaps must be in [1, 1000]")
+
+
+def draw(rng: random.Random, config: Config, seed: int) -> dict[str, Any]:
+    return {"num_cups": config.cups, "steps": config.swaps}
+
+
+def final_cup(identity: dict[str, Any]) -> int:
+    """Where TextArena's shuffle of this seed leaves the ball (its reset draws from Random(seed) alone)."""
+    kwargs = identity["kwargs"]
+    rng = random.Random(identity["seed"])
+    ball = rng.randrange(kwargs["num_cups"])
+    for _ in range(kwargs["steps"]):
+        i, j = rng.sample(range(kwargs["num_cups"]), 2)
+        ball = j if ball == i else i if ball == j else ball
+    return ball
+
+
+def shown(messages: list[dict[str, Any]]) -> tuple[int, list[tuple[int, int]]]:
+    """(the starting cup, the swaps) as the first user message shows them."""
+    text = str(next(m for m in messages if m.get("role") == "user").get("content") or "")
+    start = START.search(text)
+    if start is None:
+        raise ValueError("no 'Ball starts:' line in the prompt")
+    cups = start.group(1).split()
+    return cups.index("[X]"), [(int(a), int(b)) for a, b in SWAP.findall(text)]
+
+
+class _Guesser(ReferencePolicy):
+    def guess(self, start: int, swaps: list[tuple[int, int]]) -> int:
+        raise NotImplementedError
+
+    def respond(self, messages: list[dict[str, Any]], *, wrong: bool = False) -> dict[str, Any]:
+        start, swaps = shown(messages)
+        cup = self.guess(start, swaps)
+        if wrong:  # another cup
+            cup = (cup + 1) % self.identity["kwargs"]["num_cups"]
+        return {"role": "assistant", "content": f"[ {cup} ]"}
+
+
+class Track(_Guesser):
+    """Follows the ball through every swap."""
+
+    def guess(self, start: int, swaps: list[tuple[int, int]]) -> int:
+        ball = start
+        for i, j in swaps:
+            ball = j if ball == i else i if ball == j else ball
+        return ball
+
+
+class StartCup(_Guesser):
+    """Baseline: the cup the ball started under."""
+
+    def guess(self, start: int, swaps: list[tuple[int, int]]) -> int:
+        return start
+
+
+class LastSwap(_Guesser):
+    """Baseline: a cup of the last swap (the one the ball went to when it moved)."""
+
+    def guess(self, start: int, swaps: list[tuple[int, int]]) -> int:
+        return swaps[-1][1] if swaps else start
+
+
+class RandomCup(_Guesser):
+    """Baseline: a random cup."""
+
+    def guess(self, start: int, swaps: list[tuple[int, int]]) -> int:
+        return self.rng.randrange(self.identity["kwargs"]["num_cups"])
+
+
+GAME = Game(
+    name="three_card_monte", env_id="ThreeCardMonte-v0", players=1,
+    about="TextArena ThreeCardMonte: follow a ball under 50 to 100 cups through 200 to 300 shown swaps, one guess.",
+    config=Config, draw=draw,
+    # at 10 cups a random guess won 16% of 50 games (limit 1/10 + 5%): the cups are many, so chance stays far off
+    groups=[Group("50_cups", {"cups": 50, "swaps": 200}, ratio=0.34),
+            Group("75_cups", {"cups": 75, "swaps": 250}, ratio=0.33),
+            Group("100_cups", {"cups": 100, "swaps": 300}, ratio=0.33)],
+    policy=Track,
+    baselines=[Baseline("start_cup", StartCup, "the cup the ball started under"),
+               Baseline("last_swap", LastSwap, "the cup the last swap moved to"),
+               Baseline("random", RandomCup, "a random cup")],
+    answer_format="Reply with the cup's number in square brackets, like [k] for cup k.",
+    max_moves=3,
+    # one decision among k >= 50 cups: a constant guess earns 1/50 in the smallest group
+    conformance={"actions": 50, "label": final_cup, "small_answer_space": "one cup of 50 to 100"},
+)
