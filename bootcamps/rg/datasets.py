@@ -160,7 +160,12 @@ def jsonable(params: dict[str, Any]) -> dict[str, Any]:
     return {key: _plain_value(value) for key, value in params.items()}
 
 
+_PLAIN_TYPES = frozenset({int, float, str, bool, type(None), list, tuple, dict})  # their exact types pass as they are
+
+
 def _plain_value(value: Any) -> Any:
+    if value.__class__ in _PLAIN_TYPES:  # most parameters: skips the checks below (a cache key is made per item)
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     if isinstance(value, enum.Enum):
@@ -293,12 +298,20 @@ def clear_caches() -> None:
     _ITEMS.clear()
 
 
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
+def quiet() -> contextlib.AbstractContextManager[None]:
     """Drop what reasoning-gym prints (progress dots, "Error validating move ..."): stdout carries records only.
     Writers hold `sys.stdout.buffer` from before, so their records are not caught here."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        yield
+    return contextlib.redirect_stdout(_DISCARD)  # a class, not a generator: entered 2-3 times per row
+
+
+class _Discard(io.TextIOBase):
+    """A text stream that keeps nothing (what is printed while quiet is never read back)."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+_DISCARD = _Discard()
 
 
 @contextlib.contextmanager

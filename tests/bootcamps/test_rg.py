@@ -284,3 +284,38 @@ def test_known_issues_are_expected_failures_with_their_reason() -> None:
     assert [m.name for m in marked["cross_instance_answers"] if m.name != "xdist_group"] == ["xfail"]
     assert issues["cross_instance_answers"] in marked["cross_instance_answers"][0].kwargs["reason"]
     assert not [m for m in marked["reference_scores_one"] if m.name != "xdist_group"]
+
+
+@needs_rg
+def test_plain_parameter_fast_path_and_quiet_keep_their_meaning(capsys):
+    """`jsonable` passes exact built-in types through unchecked (issue 29's profile): what it turns is still
+    turned (an enum subclassing int, a dataclass, a date), and `quiet()` (a class now) still drops prints,
+    nested, and puts stdout back."""
+    import dataclasses
+    import datetime
+    import enum
+
+    from bootcamps.rg import datasets
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    @dataclasses.dataclass
+    class Options:
+        depth: int = 2
+
+    params = {"n": 5, "f": 0.5, "s": "é", "b": True, "none": None, "t": (1, 2), "l": [Level.HIGH],
+              "d": {"k": 1}, "level": Level.HIGH, "options": Options(), "day": datetime.date(2026, 12, 2)}
+    out = datasets.jsonable(params)
+    assert out == {**params, "level": 3, "options": {"depth": 2}, "day": "2026-12-02"}
+    assert type(out["level"]) is int and out["t"] is params["t"] and out["l"] is params["l"]
+    assert datasets.canonical(params) == orjson.dumps(out, option=orjson.OPT_SORT_KEYS).decode()
+    before = sys.stdout
+    with datasets.quiet():
+        print("dropped")
+        with datasets.quiet():
+            print("dropped too")
+        print("still dropped")
+    assert sys.stdout is before
+    print("kept")
+    assert capsys.readouterr().out == "kept\n"
