@@ -97,8 +97,8 @@ GAMES: dict[str, GameSpec] = _games(
         Board("size_4", "havannah(board_size=4)", 2, (8, 30)),),
         "A ring, a bridge (two corners) or a fork (three edges) wins.", sides=("O", "@")),
     GameSpec("y", "Game of Y", (
-        Board("size_6", "y(board_size=6)", 2, (4, 18)),
-        Board("size_8", "y(board_size=8)", 2, (8, 30))),
+        Board("size_8", "y(board_size=8)", 2, (8, 30)),
+        Board("size_10", "y(board_size=10)", 2, (10, 44))),
         "A chain touching all three sides wins.", sides=("O", "@")),
     GameSpec("oware", "Oware", (
         Board("6x2", "oware", 2, (40, 120)),),

@@ -65,8 +65,8 @@ def examine(state: Any, history: list[int], board: Board) -> Position | None:
         if not search.wins(state, me, board.depth) or search.wins(state, me, board.depth - 1):
             return None
         winning = search.winning_moves(state, me, board.depth)
-        if len(winning) * 8 > len(state.legal_actions()):
-            return None  # cheap rejection before the odds: an eighth of the moves win
+        if len(winning) != 1:
+            return None  # a puzzle with one solution: a constant first move wins only where it is that one
         chances = odds(search, state, me, board.depth)
         if chances.random > ODDS_LIMIT or (board.greedy and chances.greedy > ODDS_LIMIT):
             return None

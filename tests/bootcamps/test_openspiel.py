@@ -15,6 +15,7 @@ from bc_common.catalog import get_bootcamp  # noqa: E402
 from bc_common.manifest import Unavailable  # noqa: E402
 from bc_common.tasks import TaskSet  # noqa: E402
 from bootcamps.os.collection import collection  # noqa: E402
+from bootcamps.os.games import GAMES  # noqa: E402
 from bootcamps.os.known_issues import OFFERED, UNAVAILABLE  # noqa: E402
 from bootcamps.os.play import replay  # noqa: E402
 from bootcamps.os.policy import FirstMove, ForcedWin, RandomMove  # noqa: E402
@@ -97,6 +98,8 @@ def test_baselines_score_low_on_hex():
 
 def test_unavailable_games_say_why():
     assert set(OFFERED).isdisjoint(UNAVAILABLE)
+    assert set(GAMES) == {*OFFERED, *UNAVAILABLE}  # every game the adapter knows is offered or says why not
+    assert collection.names() == sorted(GAMES)
     for name in UNAVAILABLE:
         manifest = collection.load(name)
         assert isinstance(manifest, Unavailable)
