@@ -6,7 +6,6 @@ CONFORMANCE_N = 60  # tasks per game in the conformance suite: at least the 50 e
 
 KNOWN_ISSUES: dict[str, str] = {
     "fifteen_puzzle": "the conformance suite's run on it has not finished yet",
-    "sokoban": "the conformance suite's run on its 7x7 groups has not finished yet",
     "rush_hour": ("fails most_frequent_answer: TextArena's boards vary little, so one shortest solution "
                   "([B+] [B+] [B+] [C-] [X+] [X+] [X+] [X+]) solved 4 of 60 boards of 6 moves or more (the limit "
                   "is 1); boards of 8 moves or more take TextArena seconds each to draw"),

@@ -62,6 +62,9 @@ NOT_ADAPTED: dict[str, str] = {
                     "few such positions and a random mover wins a fork in two moves about one time in twenty"),
     "logic_puzzle": ("TextArena's puzzle file holds 40 puzzles (20 per difficulty): tasks repeat, and one "
                      "puzzle's answer solves its repeats"),
+    "set": ("TextArena tops the board up only when the next move is made: after a board with no Set, that move is "
+            "played against cards not yet shown, so a perfect player's line fails by chance (12 cards hold no Set "
+            "about one time in thirty), and a win is any one Set found in 20 turns"),
     "slitherlink": ("TextArena's loops are rectangles of 2-4 cells a side: a few dozen distinct answers, so one "
                     "task's answer solves others"),
 }
