@@ -94,7 +94,7 @@ GAMES: dict[str, GameSpec] = _games(
         Board("6x6", "pentago", 2, (8, 24)),),
         "Place a marble, then turn a quadrant; five in a row wins."),
     GameSpec("havannah", "Havannah", (
-        Board("size_4", "havannah(board_size=4)", 2, (8, 30)),),
+        Board("size_5", "havannah(board_size=5)", 2, (10, 40)),),
         "A ring, a bridge (two corners) or a fork (three edges) wins.", sides=("O", "@")),
     GameSpec("y", "Game of Y", (
         Board("size_8", "y(board_size=8)", 2, (8, 30)),

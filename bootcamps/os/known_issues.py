@@ -23,8 +23,8 @@ UNAVAILABLE: dict[str, str] = {
                "1,449 random games",
     "checkers": "too slow to generate: 0.56 s a row before the one-solution rule (9 positions kept of 328 random "
                 "games in 5 s), more with it",
-    "havannah": "fails the conformance suite's most_frequent_answer on size 4: one pair of moves wins 6 of 150 "
-                "tasks (4%; limit 2%); size 5 is at the limit (3 of 150) and 0.37 s a row",
+    "havannah": "fails the conformance suite's most_frequent_answer: one pair of moves wins 4 of 150 tasks on size 5 "
+                "and 6 of 150 on size 4 (limit 2%)",
     "tic_tac_toe": "no position with a forced win in 2 that random play finds with at most 2% chance: 0 kept of "
                    "91,848 random games (too few empty cells)",
     "pentago": "too slow to generate: 7.6 s a row (288 moves a turn: a proof in 2 moves rarely fits the 3,000-node "
