@@ -9,6 +9,11 @@
                     top-level package `bc_verifiers` (taskset id `bc-verifiers`), docs/interop-verifiers.md
     openenv_env     OpenEnv 0.10 (`pip install -e '.[openenv]'`): an environment server for any bootcamp,
                     reset/step and MCP-style tools, docs/interop-openenv.md
+    nemo_gym_env    NeMo Gym 0.4 (a Python 3.12 virtualenv, `pip install -e '.[nemo-gym]'`): a resources server for
+                    any bootcamp (seed_session, tools as endpoints, verify; reset/step for gymnasium_agent),
+                    docs/interop-nemo-gym.md
+    nemo_gym_project  `init` (NeMo Gym's server folder and config) and `export` (bc-gen rows as its dataset rows);
+                    needs no peer
 
-Importing this package imports no peer; `vf_env` and `openenv_env` need their extra.
+Importing this package imports no peer; `vf_env`, `openenv_env` and `nemo_gym_env` need their extra.
 """
