@@ -88,7 +88,7 @@ test-interop: python312
 # the conformance suite (attack and signal checks) on every rg/<dataset> and rc/<task>, withheld ones included (CI
 # samples them)
 test-adapters-full: setup-verl
-	BC_ADAPTERS_FULL=1 BC_INCLUDE_KNOWN_ISSUES=1 $(BIN)/pytest tests/bootcamps/test_conformance.py -q -k 'rg/ or rc/'
+	BC_ADAPTERS_FULL=1 BC_INCLUDE_KNOWN_ISSUES=1 $(BIN)/pytest tests/bootcamps/test_conformance.py -q -k 'rg/ or rc/ or os/'
 	BC_ADAPTERS_FULL=1 $(BIN)/pytest tests/gen/test_set_values.py -q -k adapted --timeout 1800
 
 # the acceptance size of the Ray tool-worker test (1,000 sessions x 10 calls; CI runs 200 x 10) and the scale recipes
