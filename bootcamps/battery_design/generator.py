@@ -48,6 +48,9 @@ class BatteryDesignConfig:
     rise_max: float = 1.15  # ... up to this share
     energy_margin: float = 0.002  # the energy target is this share below the oracle's
     budget: int = 12  # simulate calls per task
+    # simulations the reference search must need: with 2, the closed-form estimate's favourite (its first probe)
+    # misses a target, so trusting the estimate, or simulating its favourite once, does not solve the task
+    min_simulations: int = 2
     max_draws: int = 60
 
     def validate(self) -> None:
@@ -67,6 +70,8 @@ class BatteryDesignConfig:
             raise ValueError("need 0.2 <= rise_min <= rise_max <= 3")
         if not 1 <= self.budget <= 50:
             raise ValueError("budget must be in 1..50")
+        if not 1 <= self.min_simulations <= self.budget:
+            raise ValueError("min_simulations must be in 1..budget")
         if not 1 <= self.max_draws <= 1000:
             raise ValueError("max_draws must be in 1..1000")
 
@@ -171,7 +176,9 @@ class BatteryDesignInstructionGenerator(InstructionGenerator):
         identity["targets"]["specific_energy_wh_kg"] = math.floor(
             best.specific_energy_wh_kg * (1 - self.energy_margin) * 10) / 10
         identity["oracle"] = design_from(values, identity)[0].as_dict()
-        # the procedure replays the same probes up to the first meeting the targets: within the budget
-        if solved(run_search(identity, run, self.budget)) is None:
+        # the procedure replays the same probes up to the first meeting the targets: within the budget, and not at
+        # its first (the estimate's favourite) when `min_simulations` asks for a search
+        final = run_search(identity, run, self.budget)
+        if solved(final) is None or len(final) < self.min_simulations:
             return None
         return identity
