@@ -28,7 +28,29 @@ def to_json(value: Any) -> tuple[Any, list[list[Any]]]:
     return _encode(value, [], marks), marks
 
 
+def _flat(items: list[Any]) -> bool:
+    """Does every item encode as itself, with no mark (None, bool, str, a finite float, an int orjson writes)? Then
+    the list's copy is the encoding, made in one step (the grids and word lists of reasoning-gym's metadata)."""
+    low, high = INT64
+    for item in items:
+        cls = item.__class__
+        if cls is int:
+            if not low <= item <= high:
+                return False
+        elif cls is float:
+            if not math.isfinite(item):
+                return False
+        elif cls is not str and item is not None and cls is not bool:
+            return False
+    return True
+
+
 def _encode(value: Any, path: Path, marks: list[list[Any]]) -> Any:
+    if value.__class__ is list:
+        if _flat(value):
+            return list(value)
+        if all(item.__class__ is list and _flat(item) for item in value):  # a grid: rows of plain values
+            return [list(item) for item in value]
     if value is None or isinstance(value, bool):
         return value
     if isinstance(value, int):

@@ -319,3 +319,43 @@ def test_plain_parameter_fast_path_and_quiet_keep_their_meaning(capsys):
     assert sys.stdout is before
     print("kept")
     assert capsys.readouterr().out == "kept\n"
+
+
+@needs_rg
+def test_entry_json_flat_list_fast_path_matches_the_recursive_encoder(monkeypatch):
+    """Lists (and grids) of plain values are copied in one step; on varied values — big and edge integers, NaN,
+    tuples inside lists, int keys, unencodable sets — the output, the marks and the errors are the recursive
+    encoder's (the fast path switched off)."""
+    from bootcamps.rg import entry_json
+
+    draw = random.Random(5)
+    scalars = [None, True, False, 0, 7, -3, 2**70, -2**64, (1 << 64) - 1, 1 << 64, -(1 << 63), -(1 << 63) - 1,
+               0.25, float("nan"), float("inf"), "é😀", "", {1, 2}]
+
+    def value(depth: int = 0):
+        if depth >= 3 or draw.random() < 0.3:
+            return draw.choice(scalars)
+        kind = draw.randrange(5)
+        if kind == 0:
+            return [value(depth + 1) for _ in range(draw.randrange(5))]
+        if kind == 1:
+            return tuple(value(depth + 1) for _ in range(draw.randrange(4)))
+        if kind == 2:
+            return {draw.choice(["a", 1, "b", 2, "1", True]): value(depth + 1) for _ in range(draw.randrange(4))}
+        if kind == 3:
+            return [[draw.choice(scalars[:13]) for _ in range(3)] for _ in range(draw.randrange(4))]
+        return [[value(depth + 1) for _ in range(2)] for _ in range(draw.randrange(3))]
+
+    def encoded(item):
+        try:
+            return repr(entry_json.to_json(item))
+        except entry_json.Unencodable as exc:
+            return f"Unencodable: {exc}"
+
+    items = [{"answer": value(), "metadata": {"x": value(), "grid": [[1, 2], [3, 4]], "t": [value() for _ in range(3)]}}
+             for _ in range(3000)]
+    fast = [encoded(item) for item in items]
+    monkeypatch.setattr(entry_json, "_flat", lambda items: False)
+    slow = [encoded(item) for item in items]
+    assert fast == slow
+    assert sum(f.startswith("Unencodable") for f in fast) > 100 and sum("'tuple'" in f for f in fast) > 100
