@@ -60,8 +60,7 @@ GAMES: dict[str, GameSpec] = _games(
         Board("6x7", "connect_four()", 2, (8, 36)),),
         "Players drop discs into columns; four in a row (across, down or diagonal) wins."),
     GameSpec("mnk", "m,n,k-game (four in a row)", (
-        Board("5x5_k4", "mnk(m=5,n=5,k=4)", 2, (4, 16)),
-        Board("6x6_k4", "mnk(m=6,n=6,k=4)", 2, (4, 20))),
+        Board("7x7_k4", "mnk(m=7,n=7,k=4)", 2, (4, 24)),),
         "Players place stones on empty cells; four in a row (across, down or diagonal) wins."),
     GameSpec("hex", "Hex", (
         Board("6x6", "hex(board_size=6)", 2, (6, 22)),
