@@ -263,19 +263,24 @@ def test_rush_hour_is_withheld_but_its_budget_is_the_shortest_solution() -> None
         assert TARewardCalculator.verify_score(_play(Lazy, identity), identity) == 0.0
 
 
-def test_fifteen_puzzle_boards_are_solvable_and_the_staged_solution_fits_the_budget() -> None:
-    from bootcamps.ta.games.fifteen_puzzle import GOAL, Staged, apply, board_of, solution, solvable
+def test_fifteen_puzzle_is_withheld_since_textarena_crashes_on_the_solving_move() -> None:
+    """The staged solution sorts every drawn board within the budget, and TextArena 0.7.4 raises on its last move
+    (known_issues.py); when a TextArena release fixes that, this test fails and the game can be offered."""
+    import os
 
-    for identity in _identities("fifteen_puzzle", 3):
+    from bootcamps.ta.games.fifteen_puzzle import GOAL, apply, board_of, solution, solvable
+
+    assert collection.load("fifteen_puzzle").withheld.startswith("withheld: fails reference_scores_one")
+    for identity in _identities("fifteen_puzzle", 2, env={**os.environ, "BC_INCLUDE_KNOWN_ISSUES": "1"}):
         board = board_of(replay(identity, []).match.game_state)
         assert solvable(board) and identity["budget"] == len(solution(board))
         for move in solution(board):
             board = apply(board, move)
         assert board == GOAL
-        right = _play(Staged, identity)
-        assert len(right) == identity["budget"] and TARewardCalculator.verify_score(right, identity) == 1.0
-        assert TARewardCalculator.verify_score(right[:-1], identity) == 0.0
-        assert TARewardCalculator.verify_score(_play(Staged, identity, wrong_at=3), identity) == 0.0
+        texts = [f"[{move}]" for move in solution(board_of(replay(identity, []).match.game_state))]
+        assert not replay(identity, texts[:-1]).over
+        with pytest.raises(AttributeError, match="set_winners"):
+            replay(identity, texts)
     # TextArena's shuffle leaves half its boards unsolvable; the parity rule says which
     assert solvable(GOAL) and not solvable(GOAL[:13] + (GOAL[14], GOAL[13], 0))
 
@@ -291,5 +296,4 @@ def test_three_card_monte_only_tracking_the_swaps_wins() -> None:
         assert TARewardCalculator.verify_score(_play(Track, identity, wrong_at=0), identity) == 0.0
         for lazy in (StartCup, LastSwap):  # their shuffles are redrawn
             assert TARewardCalculator.verify_score(_play(lazy, identity), identity) == 0.0
-    # row i hides the ball under cup i mod k: 24 rows of 50-100 cups, each cup at most once
-    assert len({final_cup(i) for i in identities}) == len(identities)
+    assert len({final_cup(i) for i in identities}) >= 18  # 24 rows of 70-140 cups: the ball ends anywhere
