@@ -86,6 +86,10 @@ GAMES: dict[str, GameSpec] = _games(
         Board("2x2", "dots_and_boxes(num_rows=2,num_cols=2)", 2, (5, 10)),
         Board("3x3", "dots_and_boxes(num_rows=3,num_cols=3)", 2, (12, 22))),
         "A move draws a line; completing a box scores it and moves again; the most boxes at the end wins."),
+    GameSpec("twixt", "TwixT", (
+        Board("8x8", "twixt(board_size=8)", 2, (6, 30)),),
+        "Players place pegs; two pegs of one colour a knight's move apart are linked unless an existing link "
+        "crosses; x links the top and bottom rows, o the left and right columns; the first to connect wins."),
     GameSpec("tic_tac_toe", "Tic-tac-toe", (
         Board("3x3", "tic_tac_toe", 2, (2, 5)),),
         "Three in a row wins."),

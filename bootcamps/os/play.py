@@ -2,6 +2,7 @@
 The interaction, the verifier and the policies all replay, so they cannot disagree."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -11,6 +12,7 @@ from bc_common.answer_blocks import last_tagged
 from .games import GAMES
 from .positions import search_for, state_of
 
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MOVE_TAG = "move"
 MAX_MOVE_CHARS = 64  # a move's text is a few characters; a longer one is not a move
 
@@ -93,5 +95,6 @@ def view(played: Replay) -> str:
     moves = ", ".join(state.action_to_string(played.me, a) for a in state.legal_actions())
     plural = "move" if played.left() == 1 else "moves"
     side = GAMES[played.game].sides[played.me]
-    return (f"Board:\n{str(state).rstrip()}\n\nYou are player {played.me} ({side}) and it is your turn; {played.left()} "
+    board = ANSI.sub("", str(state)).rstrip()  # some boards (twixt) are printed in terminal colours
+    return (f"Board:\n{board}\n\nYou are player {played.me} ({side}) and it is your turn; {played.left()} "
             f"{plural} left to win. Legal moves: {moves}")
