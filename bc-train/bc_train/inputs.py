@@ -32,12 +32,15 @@ class RunInputs:
     def __enter__(self) -> RunInputs:
         if "-" in self.files:
             fd, self._spool = tempfile.mkstemp(prefix="bc-train-stdin.", suffix=".jsonl")
-            with os.fdopen(fd, "wb") as out:
-                src = open_binary("-")
-                try:
-                    shutil.copyfileobj(src, out, 1 << 20)
-                except OSError as exc:
-                    raise InputError(f"read failed: {exc}", source=STDIN) from None
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    try:
+                        shutil.copyfileobj(open_binary("-"), out, 1 << 20)
+                    except OSError as exc:
+                        raise InputError(f"read failed: {exc}", source=STDIN) from None
+            except BaseException:  # an interrupted copy leaves no temp file behind
+                self.__exit__(None, None, None)
+                raise
         return self
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
