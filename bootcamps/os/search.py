@@ -8,6 +8,7 @@ moves). Results are memoised per game by the position's text, which for the offe
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,18 +68,22 @@ class Search:
 
     def defend(self, state: Any, me: int, d: int) -> int:
         """The defender's answer (its turn, `me` the attacker with `d` moves left): a move after which `me` has no
-        forced win within d, if there is one (the lowest such action); else the move that makes `me` need the most
-        moves (the lowest action among those): the longest resistance."""
+        forced win within d, if there is one (the lowest such action); else one of the moves that make `me` need
+        the most moves (the longest resistance), chosen by a stream keyed by the game so far: the same answer in
+        the same game every time, but no fixed reply a memorised sequence of moves could count on."""
         actions = state.legal_actions()
-        best, best_need = actions[0], -1
+        best: list[int] = []
+        best_need = -1
         for action in actions:
             child = state.child(action)
             if not self.wins(child, me, d):
                 return action
             need = self.depth(child, me, d) or d
             if need > best_need:
-                best, best_need = action, need
-        return best
+                best, best_need = [action], need
+            elif need == best_need:
+                best.append(action)
+        return best[0] if len(best) == 1 else random.Random(f"os-defender/{state.history()}").choice(best)
 
 
 @dataclass(frozen=True)
