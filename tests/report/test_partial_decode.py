@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,14 @@ def varied(runs, tmp_path_factory) -> Path:
 
 def test_the_varied_rows_take_both_paths(varied):
     lines = varied.read_bytes().removeprefix(b"\xef\xbb\xbf").splitlines()
-    partial = sum(decode_line(line) is not None for line in lines)
+    # at the interpreter's default recursion limit: a worker that imported problog (rc/* tests) raised it, and then
+    # every long line goes to the full decode (decode_line's depth rule), which this count is not about
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        partial = sum(decode_line(line) is not None for line in lines)
+    finally:
+        sys.setrecursionlimit(limit)
     assert 0.6 * len(lines) < partial < len(lines)  # most lines decode in part; seats, odd types do not
 
 
