@@ -33,8 +33,13 @@ def pass_at_k_many(n: np.ndarray, c: np.ndarray, k: int) -> np.ndarray:
     """`pass_at_k` of every task (arrays of sample and pass counts); computed once per distinct (n, c)."""
     if len(n) == 0:
         return np.zeros(0)
-    pairs, inverse = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
-    values = np.array([pass_at_k(int(a), int(b), k) for a, b in pairs])
+    if n.min() < 0 or c.min() < 0:  # counts never are; one integer key below needs them non-negative
+        pairs, inverse = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
+        values = np.array([pass_at_k(int(a), int(b), k) for a, b in pairs])
+        return values[inverse.reshape(-1)]
+    width = int(c.max()) + 1  # (n, c) as one integer: a 1-d unique sorts it ~10x faster than rows of two
+    keys, inverse = np.unique(n.astype(np.int64) * width + c, return_inverse=True)
+    values = np.array([pass_at_k(int(key) // width, int(key) % width, k) for key in keys])
     return values[inverse.reshape(-1)]
 
 
@@ -55,6 +60,26 @@ def rng_for(seed: int, *coords: object) -> np.random.Generator:
     return np.random.default_rng(int.from_bytes(hashlib.blake2b(key, digest_size=8).digest(), "little"))
 
 
+def unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """`np.unique(rows, axis=0, return_counts=True)`, the same arrays (rows in lexicographic order), faster: each
+    column becomes its rank among the column's values and the ranks one integer key, so one 1-d sort replaces the
+    sort of structured rows (50k rows of four floats: 83 -> 12 ms). Columns holding NaN or -0.0 (where
+    equality and order part ways) take `np.unique` itself."""
+    odd = rows.dtype.kind == "f" and (bool(np.isnan(rows).any()) or bool(np.signbit(rows[rows == 0]).any()))
+    if rows.ndim != 2 or rows.shape[1] == 0 or odd:
+        return np.unique(rows, axis=0, return_counts=True)
+    key = np.zeros(len(rows), dtype=np.int64)
+    size = 1
+    for column in rows.T:
+        values, ranks = np.unique(column, return_inverse=True)
+        size *= len(values)
+        if size >= 2**62:  # the key would overflow
+            return np.unique(rows, axis=0, return_counts=True)
+        key = key * len(values) + ranks.reshape(-1)
+    _, first, counts = np.unique(key, return_index=True, return_counts=True)
+    return rows[first], counts
+
+
 def resampled_sums(rows: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
     """Column sums of `n_boot` bootstrap resamples of the rows (one row per task): shape (n_boot, columns).
 
@@ -63,7 +88,7 @@ def resampled_sums(rows: np.ndarray, n_boot: int, rng: np.random.Generator) -> n
     t = len(rows)
     if t == 0:
         return np.zeros((n_boot, rows.shape[1] if rows.ndim == 2 else 0))
-    distinct, counts = np.unique(rows, axis=0, return_counts=True)
+    distinct, counts = unique_rows(rows)
     if len(distinct) * 4 <= t:
         weights = rng.multinomial(t, counts / t, size=n_boot)
         return weights @ distinct

@@ -17,6 +17,7 @@ from bc_report.stats import (
     resampled_sums,
     rng_for,
     task_estimates,
+    unique_rows,
 )
 
 
@@ -37,6 +38,24 @@ def test_ks_are_one_the_powers_of_two_and_the_samples_the_data_has():
     assert ks_for(2) == [1, 2]
     assert ks_for(5) == [1, 2, 4, 5]
     assert ks_for(8) == [1, 2, 4, 8]
+
+
+@pytest.mark.parametrize("kind", ["few", "awkward", "distinct", "ints", "nan", "signed_zero"])
+def test_unique_rows_gives_numpys_rows_and_counts(kind):
+    """The bootstrap's draws depend on the distinct rows' order: it must be np.unique's, bit for bit."""
+    rng = np.random.default_rng(len(kind))
+    for _ in range(20):
+        shape = (int(rng.integers(1, 2000)), int(rng.integers(1, 6)))
+        rows = {"few": lambda: rng.integers(0, 4, size=shape).astype(float),
+                "awkward": lambda: rng.choice([0.0, 0.25, 1 / 3, 1.0, -1.5, 1e300, np.inf, -np.inf], size=shape),
+                "distinct": lambda: rng.random(shape),
+                "ints": lambda: rng.integers(-5, 5, size=shape),
+                "nan": lambda: rng.choice([0.0, 1.0, np.nan], size=shape),
+                "signed_zero": lambda: rng.choice([0.0, -0.0, 1.0], size=shape)}[kind]()
+        want, want_counts = np.unique(rows, axis=0, return_counts=True)
+        got, counts = unique_rows(rows)
+        assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
+        assert counts.tolist() == want_counts.tolist()
 
 
 def test_grouped_and_indexed_resampling_draw_the_same_bootstrap():
