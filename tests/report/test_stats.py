@@ -40,18 +40,24 @@ def test_ks_are_one_the_powers_of_two_and_the_samples_the_data_has():
     assert ks_for(8) == [1, 2, 4, 8]
 
 
+def _rows(kind: str, rng: np.random.Generator, shape: tuple[int, int]) -> np.ndarray:
+    if kind == "few":
+        return rng.integers(0, 4, size=shape).astype(float)
+    if kind == "distinct":
+        return rng.random(shape)
+    if kind == "ints":
+        return rng.integers(-5, 5, size=shape)
+    values = {"awkward": [0.0, 0.25, 1 / 3, 1.0, -1.5, 1e300, np.inf, -np.inf], "nan": [0.0, 1.0, np.nan],
+              "signed_zero": [0.0, -0.0, 1.0]}[kind]
+    return rng.choice(values, size=shape)
+
+
 @pytest.mark.parametrize("kind", ["few", "awkward", "distinct", "ints", "nan", "signed_zero"])
 def test_unique_rows_gives_numpys_rows_and_counts(kind):
     """The bootstrap's draws depend on the distinct rows' order: it must be np.unique's, bit for bit."""
     rng = np.random.default_rng(len(kind))
     for _ in range(20):
-        shape = (int(rng.integers(1, 2000)), int(rng.integers(1, 6)))
-        rows = {"few": lambda: rng.integers(0, 4, size=shape).astype(float),
-                "awkward": lambda: rng.choice([0.0, 0.25, 1 / 3, 1.0, -1.5, 1e300, np.inf, -np.inf], size=shape),
-                "distinct": lambda: rng.random(shape),
-                "ints": lambda: rng.integers(-5, 5, size=shape),
-                "nan": lambda: rng.choice([0.0, 1.0, np.nan], size=shape),
-                "signed_zero": lambda: rng.choice([0.0, -0.0, 1.0], size=shape)}[kind]()
+        rows = _rows(kind, rng, (int(rng.integers(1, 2000)), int(rng.integers(1, 6))))
         want, want_counts = np.unique(rows, axis=0, return_counts=True)
         got, counts = unique_rows(rows)
         assert got.dtype == want.dtype and got.tobytes() == want.tobytes()
