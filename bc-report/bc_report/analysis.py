@@ -11,7 +11,7 @@ import numpy as np
 from bc_common.records import STATUSES
 
 from .runs import Run
-from .stats import Estimate, percentile, rng_for, task_estimates
+from .stats import Estimate, percentiles, rng_for, task_estimates
 
 
 def _np(values) -> np.ndarray:
@@ -71,12 +71,13 @@ class Level:
 
 
 def level_row(cols: Columns, level: str, bootcamp: str, group: str, ks: list[int], n_boot: int, seed: int) -> Level:
-    codes = cols.codes(bootcamp or None, group or None)
-    rows = np.isin(cols.group, codes)
-    tasks = np.isin(cols.task_group, codes)
+    member = np.zeros(max(1, len(cols.names)), dtype=bool)  # group code -> in this level (a gather, not isin)
+    member[cols.codes(bootcamp or None, group or None)] = True
+    rows = member[cols.group]
+    tasks = member[cols.task_group]
     n = int(rows.sum())
     calls = int(cols.tool_calls[rows].sum())
-    latency = cols.latency[np.isin(cols.latency_group, codes)]
+    latency = cols.latency if member.all() else cols.latency[member[cols.latency_group]]
     rng = rng_for(seed, cols.run.label, level, bootcamp, group)
     est = task_estimates(cols.task_n[tasks], cols.task_c[tasks], cols.task_sum[tasks], ks, n_boot, rng)
     status = np.bincount(cols.status[rows].astype(np.int64), minlength=len(STATUSES))
@@ -89,7 +90,7 @@ def level_row(cols: Columns, level: str, bootcamp: str, group: str, ks: list[int
                  mean(cols.turns[rows]), mean(cols.tool_calls[rows]),
                  int(cols.tool_errors[rows].sum()) / calls if calls else None,
                  mean(cols.prompt_tokens[rows]), mean(cols.completion_tokens[rows]),
-                 percentile(latency, 0.5), percentile(latency, 0.95), _cost(cols.cost[rows]))
+                 *percentiles(latency, (0.5, 0.95)), _cost(cols.cost[rows]))
 
 
 def _cost(values: np.ndarray) -> float | None:

@@ -200,5 +200,6 @@ def format_p(p: float, n_draws: int | None = None) -> str:
     return f"p={p:.3f}" if p < 0.1 else f"p={p:.2f}"
 
 
-def percentile(values: np.ndarray, q: float) -> float | None:
-    return float(np.quantile(values, q)) if len(values) else None
+def percentiles(values: np.ndarray, qs: Sequence[float]) -> list[float | None]:
+    """The quantiles `qs` of the values (one partition for all), None each when there are none."""
+    return [float(v) for v in np.quantile(values, qs)] if len(values) else [None] * len(qs)
