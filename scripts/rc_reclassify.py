@@ -7,6 +7,7 @@ failing checks and their measured numbers.
     python scripts/rc_reclassify.py write results.jsonl         # -> bootcamps/rc/withheld.py (these tasks only)
     python scripts/rc_reclassify.py update results.jsonl        # the measured tasks replaced in withheld.py
     python scripts/rc_reclassify.py summary results.jsonl       # the README's classification (markdown)
+    python scripts/rc_reclassify.py summary                     # the same, from withheld.py as written
     make rc-reclassify                                           # measure + write, every task
 """
 from __future__ import annotations
@@ -95,10 +96,18 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(orjson.dumps(measure(name, every_check)).decode() + "\n")
             sys.stdout.flush()
         return 0
-    if len(argv) == 2 and argv[0] == "summary":
-        from bc_common.reclassify import summary
+    if argv[:1] == ["summary"] and len(argv) <= 2:
+        from bc_common.reclassify import summary, tables_results
 
-        results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
+        if len(argv) == 2:
+            results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
+        else:
+            from bootcamps.rc import tasks, withheld
+            from bootcamps.rc.known_issues import missing_need
+
+            names = tasks.roster()
+            unavailable = {n: need for n in names if (need := missing_need(n)) is not None}
+            results = tables_results(names, withheld, key="task", unavailable=unavailable)
         print(summary(results, key="task"))
         return 0
     if len(argv) == 2 and argv[0] in ("write", "update"):

@@ -7,6 +7,7 @@ measured numbers.
     python scripts/rg_reclassify.py write results.jsonl        # -> bootcamps/rg/withheld.py (these datasets only)
     python scripts/rg_reclassify.py update results.jsonl       # the measured datasets replaced in withheld.py
     python scripts/rg_reclassify.py summary results.jsonl      # the README's classification (markdown)
+    python scripts/rg_reclassify.py summary                    # the same, from withheld.py as written
     make rg-reclassify                                          # measure + write, every dataset (about an hour on 2 cores)
 """
 from __future__ import annotations
@@ -35,7 +36,8 @@ def answer_space(name: str) -> tuple[int | None, str | None]:
 
     if name == datasets.COMPOSITE:
         return None, None
-    config, _ = to_json(datasets.jsonable(datasets.params_of(datasets.config_class(name)())))
+    params = datasets.parse_params(name, datasets.default_params(name), f"rg/{name} default group")
+    config, _ = to_json(datasets.jsonable(params))
     key = balance.config_key(config)
     k = balance.balance(name, key).labels
     return k, None if k else small_space(balance.training_answers(name, key))
@@ -65,10 +67,15 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(orjson.dumps(measure(name, every_check)).decode() + "\n")
             sys.stdout.flush()
         return 0
-    if len(argv) == 2 and argv[0] == "summary":
-        from bc_common.reclassify import summary
+    if argv[:1] == ["summary"] and len(argv) <= 2:
+        from bc_common.reclassify import summary, tables_results
 
-        results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
+        if len(argv) == 2:
+            results = [orjson.loads(line) for line in Path(argv[1]).read_bytes().splitlines() if line.strip()]
+        else:
+            from bootcamps.rg import datasets, withheld
+
+            results = tables_results(datasets.names(), withheld, key="dataset")
         print(summary(results, key="dataset"))
         return 0
     if len(argv) == 2 and argv[0] in ("write", "update"):

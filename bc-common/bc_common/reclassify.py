@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REASON_CHARS", "TABLES", "measure", "reason", "summary", "write_tables"]
+__all__ = ["REASON_CHARS", "TABLES", "measure", "reason", "summary", "tables_results", "write_tables"]
 
 REASON_CHARS = 300  # per failing check: the check's name and the start of its message (the numbers come first)
 TABLES = ("WITHHELD", "LABELS", "SMALL")
@@ -111,6 +111,24 @@ def write_tables(path: Path, header: str, results: list[dict], *, key: str,
         lines.append("}")
     path.write_text("\n".join(lines) + "\n")
     return len(tables["WITHHELD"])
+
+
+def tables_results(names: list[str], tables: Any, *, key: str,
+                   unavailable: dict[str, str] | None = None) -> list[dict]:
+    """The classification a written `withheld.py` holds, as results `summary` reads: each name's first failing
+    check (the start of its WITHHELD reason) and its k labels, `available` for the names in `unavailable`. A run
+    that measured some names only (`update`) still gives the README the whole classification."""
+    results = []
+    for name in names:
+        failures: dict[str, str] = {}
+        if name in (unavailable or {}):
+            failures["available"] = unavailable[name]
+        elif name in tables.WITHHELD:
+            check, _, message = tables.WITHHELD[name].partition(": ")
+            failures[check] = message
+        results.append({key: name, "failures": failures, "labels": tables.LABELS.get(name),
+                        "small": tables.SMALL.get(name)})
+    return results
 
 
 def summary(results: list[dict], *, key: str) -> str:

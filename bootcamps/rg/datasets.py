@@ -34,6 +34,33 @@ SIZE_LIMITS = {"word_ladder": 20_000}  # the dataset's own validate() refuses a 
 PER_ROW_SEED = frozenset({"acre", "gsm_symbolic", "list_functions"})
 NUMPY_GLOBAL = frozenset({"pool_matrix"})  # seeds numpy's global state (np.random.seed) for each item
 MAX_LEVELS = 10  # curriculum levels offered as groups level_0 .. level_9
+# The `default` group's parameters where reasoning-gym's own defaults make a group that fails a conformance check
+# for a reason of size rather than of the task (too few distinct items, a copied number that answers): dataset ->
+# (parameters, why), the dataset's own parameters. Only the default group changes: the level_N groups stay the
+# curriculum's, and `--set` still starts from reasoning-gym's defaults in any other group.
+DEFAULTS: dict[str, tuple[dict[str, Any], str]] = {
+    "circuit_logic": ({"min_inputs": 4, "max_inputs": 8, "min_terms": 4, "max_terms": 8},
+                      "with 2-4 inputs the last input's value is the output on 60% of items (copy_number pays); "
+                      "larger circuits decorrelate them"),
+    "graph_color": ({"min_num_vertices": 15, "max_num_vertices": 20, "edge_probability": 0.2},
+                    "10-vertex graphs with 10% of the edges share colourings (103 of 1000 answers solve another item)"),
+    "jugs": ({"difficulty": 20},
+             "capacities 3-13 repeat puzzles (7 of 100 prompts identical); 3-23 and 20+ moves do not"),
+    "lcm": ({"min_value": 10, "max_value": 1000},
+            "with values from 1 one number often divides the other and is the LCM (copy_number 10%)"),
+    "largest_island": ({"min_rows": 10, "max_rows": 20, "min_cols": 10, "max_cols": 20, "max_island_size": 40},
+                       "areas of 0-10 on 5-10 grids repeat (31 of 1000 answers solve another item)"),
+    "n_queens": ({"n": 10},
+                 "an 8-queens solution (92 exist) completes other items' boards too (31 of 1000); 10 has 724"),
+    "number_format": ({"min_num_candidates": 10, "max_num_candidates": 20},
+                      "among 2-5 candidates the last one, copied, is often the answer (copy_number 10%)"),
+    "prime_factorization": ({"max_value": 100_000},
+                            "values up to 1,000 repeat (5 of 100 prompts identical); up to 100,000 they do not"),
+    "string_splitting": ({"max_initial_machines": 20},
+                         "0-5 machines of each of 3 kinds is 216 starts (20 of 100 prompts identical); 0-20 is 9,261"),
+    "string_synthesis": ({"max_initial_blocks": 20},
+                         "0-5 blocks of each of 3 kinds is 216 starts (20 of 100 prompts identical); 0-20 is 9,261"),
+}
 COMPOSITE = "composite"
 COMPOSITE_DEFAULT = [  # a mix of quick datasets from several categories; --set datasets=[...] chooses others
     {"name": "decimal_arithmetic", "weight": 1.0, "config": {}},
@@ -140,6 +167,11 @@ def _hints(name: str) -> dict[str, Any]:
 
 
 def _revive(value: Any, hint: Any, where: str) -> Any:
+    if typing.get_origin(hint) is list and isinstance(value, list):  # aiw's task_types: a list of enum members
+        (item_hint,) = typing.get_args(hint) or (Any,)
+        if isinstance(item_hint, type) and issubclass(item_hint, enum.Enum):
+            return [_revive(item, item_hint, f"{where}[{i}]") for i, item in enumerate(value)]
+        return value
     if not isinstance(hint, type) or isinstance(value, hint):
         return value
     if dataclasses.is_dataclass(hint) and isinstance(value, dict):
@@ -165,6 +197,8 @@ _PLAIN_TYPES = frozenset({int, float, str, bool, type(None), list, tuple, dict})
 
 def _plain_value(value: Any) -> Any:
     if value.__class__ in _PLAIN_TYPES:  # most parameters: skips the checks below (a cache key is made per item)
+        if value.__class__ is list and value and isinstance(value[0], enum.Enum):  # aiw's task_types
+            return [_plain_value(item) for item in value]
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
@@ -201,10 +235,17 @@ class CompositeParams:
             parse_params(spec["name"], spec.get("config") or {}, f"rg/composite {where}.config")
 
 
+def default_params(name: str) -> dict[str, Any]:
+    """The `default` group's parameters as a group holds them (JSON values): reasoning-gym's defaults less what
+    `DEFAULTS` changes for the dataset."""
+    return _plain(dict(DEFAULTS[name][0])) if name in DEFAULTS else {}
+
+
 def groups(name: str) -> list[Group]:
-    """`default` (reasoning-gym's defaults, the only group in the default mix) and, where the dataset has a
-    curriculum, `level_0` .. `level_9` (its global levels; ratio 0: chosen with `--group level_N`)."""
-    out = [Group("default", {}, ratio=1.0)]
+    """`default` (reasoning-gym's defaults, or those `DEFAULTS` changes; the only group in the default mix) and,
+    where the dataset has a curriculum, `level_0` .. `level_9` (its global levels; ratio 0: chosen with
+    `--group level_N`)."""
+    out = [Group("default", default_params(name), ratio=1.0)]
     if name not in CURRICULA:
         return out
     defaults = params_of(config_class(name)())

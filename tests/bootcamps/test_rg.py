@@ -187,6 +187,31 @@ def test_groups_are_defaults_plus_curriculum_levels_chosen_by_name() -> None:
 
 
 @needs_rg
+def test_a_default_override_changes_the_default_group_only() -> None:
+    from bootcamps.rg import datasets
+
+    for name, (params, why) in datasets.DEFAULTS.items():  # the dataset's own parameters, each with its reason
+        assert datasets.parse_params(name, params, f"DEFAULTS[{name!r}]") and len(why) > 20, name
+    groups = {g.name: g for g in load("rg/prime_factorization").group_list()}
+    assert groups["default"].params == {"max_value": 100_000}
+    assert all(g.params.get("max_value") != 100_000 for n, g in groups.items() if n != "default")  # the curriculum's
+    values = [identity("rg/prime_factorization", i)["metadata"]["number"] for i in range(20)]
+    assert max(values) > 1000 and identity("rg/prime_factorization")["config"]["max_value"] == 100_000
+    assert identity("rg/prime_factorization", params={"max_value": 50})["config"]["max_value"] == 50  # --set wins
+
+
+@needs_rg
+def test_a_list_of_enum_members_survives_json() -> None:
+    from bootcamps.rg.balance import config_key, training_answers
+
+    ident = identity("rg/aiw")  # aiw's task_types: a list of TaskType members
+    assert ident["config"]["task_types"] == ["siblings", "friends", "colleagues"]
+    assert len(training_answers("aiw", config_key(ident["config"]))) == 100  # the balance and `frequent` learn
+    with pytest.raises(ConfigError, match=r"'task_types'\[0\]: 'nope' is not a valid TaskType"):
+        TaskSet("rg/aiw", params={"task_types": ["nope"]})[0]
+
+
+@needs_rg
 def test_composite_mixes_the_datasets_given_with_set() -> None:
     spec = [{"name": "leg_counting", "weight": 1}, {"name": "spell_backward", "weight": 3, "config": {"min_word_len": 5}}]
     idents = [identity("rg/composite", i, params={"datasets": spec}) for i in range(24)]
