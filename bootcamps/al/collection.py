@@ -1,22 +1,35 @@
 """The al collection: one bootcamp `al/<problem>` per problem module of `problems/`, built from its `Problem` on
 first use (generator, verifier, reference policy and baselines are the same classes for every problem); the
-problems that fail a conformance check are listed unavailable with the measured reason (known_issues.py)."""
+problems that fail a conformance check are withheld with the measured reason (known_issues.py)."""
 from __future__ import annotations
 
 import functools
 from dataclasses import field, make_dataclass
 from typing import Any, ClassVar
 
-from bc_common.bootcamp import (Baseline, Bootcamp, Group, InstructionGenerator, ReferencePolicy, RewardCalculator,
-                                Unavailable)
+from bc_common.bootcamp import (
+    Baseline,
+    Bootcamp,
+    Group,
+    InstructionGenerator,
+    ReferencePolicy,
+    RewardCalculator,
+    Unavailable,
+    include_known_issues,
+    withheld,
+)
 from bc_common.errors import ConfigError
 
 from .core import Problem
-from .known_issues import UNAVAILABLE
+from .known_issues import WITHHELD
 from .problems import PROBLEMS
 
 MAX_DRAWS = 400  # instances drawn for one row before the generator gives up (the groups need a few)
 RATIOS = {"easy": 0.3, "medium": 0.4, "hard": 0.3}
+# the signal checks on 200 tasks per group and policy (the suite's default is 50; rows cost about a millisecond):
+# baselines' rates to about +-3%. A single-turn noisy policy's success is flat across groups by construction (70%),
+# so its comparison between groups fails by chance at the check's 1% level, at any sample size (README)
+SIGNAL_N = 200
 
 
 def _class_name(name: str, suffix: str) -> str:
@@ -33,8 +46,8 @@ class ALInstructionGenerator(InstructionGenerator):
             inst = self.problem.draw(self.config, self.rng)
             if inst is not None:
                 return {"problem": self.problem.name, **inst}
-        raise ConfigError(f"al/{self.problem.name}: no instance in {MAX_DRAWS} draws with {self.config} (the cheap "
-                          "heuristics solve them all): choose larger sizes")
+        raise ConfigError(f"al/{self.problem.name}: no instance in {MAX_DRAWS} draws with {self.config}: every draw "
+                          "was too small or too sparse, or a cheap heuristic solved it; choose larger sizes")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:
         return self.problem.prompt(identity)
@@ -124,21 +137,23 @@ def bootcamp(name: str) -> Bootcamp:
         description=f"{problem.title}: solve it exactly; any correct answer scores 1.",
         generator=made["generator"], reward=made["reward"], policy=made["policy"],
         groups=[Group(g, params, ratio=RATIOS[g]) for g, params in problem.groups.items()],
-        baselines=[Baseline(b, made[f"baseline_{b}"], about) for b, about in problem.baselines.items()])
+        baselines=[Baseline(b, made[f"baseline_{b}"], about) for b, about in problem.baselines.items()],
+        conformance={"signal_n": SIGNAL_N})
 
 
 class Collection:
     """`names()` lists the problems; `load(name)` is the manifest of al/<name> (KeyError for an unknown one)."""
 
     def names(self) -> list[str]:
-        return sorted({*PROBLEMS, *UNAVAILABLE})
+        return sorted(PROBLEMS)
 
     def load(self, name: str) -> Bootcamp | Unavailable:
-        if name in UNAVAILABLE:
-            return Unavailable(description=f"al/{name} (not offered).", extra="", missing=[],
-                               withheld=f"unavailable: {UNAVAILABLE[name]}")
+        """al/<name>'s manifest; withheld (with the measured reason) when it fails the conformance suite, unless
+        `BC_INCLUDE_KNOWN_ISSUES=1`."""
         if name not in PROBLEMS:
             raise KeyError(name)
+        if name in WITHHELD and not include_known_issues():
+            return withheld(f"{PROBLEMS[name].title} (al/{name}).", WITHHELD[name])
         return bootcamp(name)
 
 

@@ -52,8 +52,8 @@ class Assignment(Problem):
     name = "assignment"
     title = "Minimum-cost assignment (Hungarian problem)"
     knobs = {"size": Knob(6, 3, 10, "workers and jobs"), "max_cost": Knob(99, 9, 999, "costs are 1..max_cost")}
-    groups = {"easy": {"size": 4, "max_cost": 20}, "medium": {"size": 6, "max_cost": 50},
-              "hard": {"size": 8, "max_cost": 99}}
+    groups = {"easy": {"size": 5, "max_cost": 30}, "medium": {"size": 7, "max_cost": 60},
+              "hard": {"size": 9, "max_cost": 99}}
     answer_format = ("the job of each worker, worker 1 first, separated by spaces, e.g. <answer>c a b</answer> "
                      "(worker 1 does job c, worker 2 job a, ...).")
     baselines = {"row_greedy": "each worker in turn takes its cheapest free job",

@@ -48,6 +48,10 @@ class BipartiteMatching(Problem):
     baselines = {"first_fit": "applicants in order, each taking its first listed job still free",
                  "first_choice": "every applicant paired with its first listed job"}
 
+    def validate(self, p: Any) -> None:
+        if p.degree > p.size:
+            raise ValueError("degree must be at most size")
+
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         adjacency = {u: sorted(rng.sample(range(1, p.size + 1), rng.randint(1, p.degree)))
                      for u in range(1, p.size + 1)}

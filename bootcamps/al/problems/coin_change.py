@@ -39,7 +39,7 @@ class CoinChange(Problem):
     title = "Coin change with the fewest coins"
     knobs = {"coins": Knob(4, 2, 12, "coin values (distinct; not a canonical system)"),
              "max_amount": Knob(200, 20, 5000, "the amount is drawn from max_amount/4..max_amount")}
-    groups = {"easy": {"coins": 3, "max_amount": 60}, "medium": {"coins": 4, "max_amount": 200},
+    groups = {"easy": {"coins": 3, "max_amount": 100}, "medium": {"coins": 4, "max_amount": 200},
               "hard": {"coins": 6, "max_amount": 800}}
     answer_format = ("the values of the coins you use, one number per coin (repeat a value to use it again), "
                      "e.g. <answer>x x y</answer>.")
@@ -52,7 +52,7 @@ class CoinChange(Problem):
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         amount = rng.randint(p.max_amount // 4, p.max_amount)
-        coins = sorted(rng.sample(range(2, max(p.coins + 2, p.max_amount // 6)), p.coins))
+        coins = sorted(rng.sample(range(2, max(p.coins + 2, p.max_amount // 4)), p.coins))
         best = fewest_coins(coins, amount)
         if best is None or len(best) < 3:
             return None

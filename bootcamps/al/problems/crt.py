@@ -11,7 +11,7 @@ from ..core import Knob, Problem, number
 def combine(residues: list[int], moduli: list[int]) -> tuple[int, int]:
     """(x, M): the unique x in [0, M) with x = r_i mod m_i for pairwise coprime m_i, M their product."""
     x, m = 0, 1
-    for r, mod in zip(residues, moduli):
+    for r, mod in zip(residues, moduli, strict=True):
         # x + m*t = r (mod mod)  =>  t = (r - x) * m^-1 (mod mod)
         t = (r - x) * pow(m, -1, mod) % mod
         x, m = x + m * t, m * mod
@@ -51,7 +51,7 @@ class Crt(Problem):
 
     def statement(self, inst: dict[str, Any]) -> str:
         rows = "\n".join(f"x leaves remainder {r} when divided by {m}" for r, m in zip(inst["residues"],
-                                                                                       inst["moduli"]))
+                                                                                       inst["moduli"], strict=True))
         return f"{rows}\n\nFind the smallest non-negative whole number x that does all of this."
 
     def show(self, answer: int) -> str:
@@ -61,7 +61,7 @@ class Crt(Problem):
         return number(body)
 
     def check(self, inst: dict[str, Any], answer: int) -> str | None:
-        wrong = [(r, m) for r, m in zip(inst["residues"], inst["moduli"]) if answer % m != r]
+        wrong = [(r, m) for r, m in zip(inst["residues"], inst["moduli"], strict=True) if answer % m != r]
         if answer < 0 or wrong:
             return f"{answer} does not leave remainder {wrong[0][0]} mod {wrong[0][1]}" if wrong else "negative"
         return None if answer == inst["solution"] else f"{answer} works but is not the smallest"

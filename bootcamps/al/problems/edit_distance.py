@@ -35,7 +35,7 @@ def best_alignment(a: str, b: str) -> tuple[str, str]:
 
 
 def cost(top: str, bottom: str) -> int:
-    return sum(x != y for x, y in zip(top, bottom))
+    return sum(x != y for x, y in zip(top, bottom, strict=False))
 
 
 def no_gaps(a: str, b: str) -> tuple[str, str]:
@@ -95,7 +95,7 @@ class EditDistance(Problem):
         top, bottom = answer
         if len(top) != len(bottom):
             return f"the lines have {len(top)} and {len(bottom)} columns"
-        if any(x == GAP and y == GAP for x, y in zip(top, bottom)):
+        if any(x == GAP and y == GAP for x, y in zip(top, bottom, strict=False)):
             return "a column with two gaps"
         if top.replace(GAP, "") != inst["first"] or bottom.replace(GAP, "") != inst["second"]:
             return "the lines without their gaps are not the two strings"

@@ -40,9 +40,9 @@ class IntervalScheduling(Problem):
     title = "Weighted interval scheduling"
     knobs = {"count": Knob(12, 4, 60, "intervals"), "horizon": Knob(60, 10, 1000, "times are 0..horizon"),
              "max_weight": Knob(30, 2, 999, "weights are 1..max_weight")}
-    groups = {"easy": {"count": 7, "horizon": 30, "max_weight": 20}, "medium": {"count": 12, "horizon": 60,
-                                                                                "max_weight": 30},
-              "hard": {"count": 20, "horizon": 100, "max_weight": 50}}
+    groups = {"easy": {"count": 10, "horizon": 40, "max_weight": 20},
+              "medium": {"count": 15, "horizon": 60, "max_weight": 30},
+              "hard": {"count": 22, "horizon": 100, "max_weight": 50}}
     answer_format = "the numbers of the intervals you choose, separated by spaces, e.g. <answer>a b c</answer>."
     baselines = {"earliest_end": "intervals by end time, each kept when it fits (ignores weights)",
                  "heaviest": "intervals by weight, heaviest first, each kept when it fits"}
@@ -69,7 +69,7 @@ class IntervalScheduling(Problem):
         if len(set(answer)) < len(answer) or not all(1 <= i <= len(intervals) for i in answer):
             return f"interval numbers must be distinct, from 1 to {len(intervals)}"
         spans = sorted(intervals[i - 1][:2] for i in answer)
-        if any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:])):
+        if any(later[0] < earlier[1] for earlier, later in zip(spans, spans[1:], strict=False)):
             return "two chosen intervals overlap"
         if weight(intervals, answer) != inst["optimum"]:
             return f"total weight {weight(intervals, answer)}; the largest is {inst['optimum']}"

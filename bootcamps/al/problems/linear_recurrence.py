@@ -10,7 +10,7 @@ PRIMES = (10007, 1000003, 998244353)  # the modulus of each group: easy, medium,
 
 
 def mat_mul(a: list[list[int]], b: list[list[int]], mod: int) -> list[list[int]]:
-    return [[sum(x * y for x, y in zip(row, col)) % mod for col in zip(*b)] for row in a]
+    return [[sum(x * y for x, y in zip(row, col, strict=True)) % mod for col in zip(*b, strict=True)] for row in a]
 
 
 def term(coeffs: list[int], start: list[int], index: int, mod: int) -> int:

@@ -35,7 +35,7 @@ def greedy_run(seq: list[int]) -> list[int]:
 def longest_block(seq: list[int]) -> list[int]:
     """The longest contiguous strictly increasing block."""
     best, run = seq[:1], seq[:1]
-    for prev, x in zip(seq, seq[1:]):
+    for prev, x in zip(seq, seq[1:], strict=False):
         run = run + [x] if x > prev else [x]
         if len(run) > len(best):
             best = run
@@ -67,7 +67,7 @@ class Lis(Problem):
                 "necessarily adjacent), each larger than the one before.")
 
     def check(self, inst: dict[str, Any], answer: list[int]) -> str | None:
-        if any(b <= a for a, b in zip(answer, answer[1:])):
+        if any(b <= a for a, b in zip(answer, answer[1:], strict=False)):
             return "not strictly increasing"
         if not is_subsequence(answer, inst["sequence"]):
             return "not a subsequence of the sequence"

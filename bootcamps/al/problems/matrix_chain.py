@@ -1,12 +1,12 @@
-"""al/matrix_chain: the cheapest order to multiply a chain of matrices, as a parenthesization (any optimal one
-scores)."""
+"""al/matrix_chain: the least cost of multiplying a chain of matrices and a bracketing that reaches it (any optimal
+bracketing scores; the cost is stated too, as a bracketing alone is one of few shapes)."""
 from __future__ import annotations
 
 import random
 import re
 from typing import Any
 
-from ..core import Knob, Problem
+from ..core import Knob, Problem, number
 
 Tree = int | tuple  # a matrix number, or (left, right) multiplied
 _TOKEN = re.compile(r"\s*(?:([()])|A([0-9]{1,3})|[*x×·])")
@@ -28,7 +28,7 @@ def tree_cost(tree: Tree, dims: list[int]) -> tuple[int, int, int]:
     """(multiplications, first matrix, last matrix) of a tree."""
     if isinstance(tree, int):
         return 0, tree, tree
-    (a, first, mid), (b, mid2, last) = tree_cost(tree[0], dims), tree_cost(tree[1], dims)
+    (a, first, mid), (b, _, last) = tree_cost(tree[0], dims), tree_cost(tree[1], dims)
     return a + b + dims[first - 1] * dims[mid] * dims[last], first, last
 
 
@@ -86,8 +86,8 @@ class MatrixChain(Problem):
     knobs = {"matrices": Knob(6, 3, 14, "matrices in the chain"), "max_dim": Knob(40, 4, 200, "dimensions 2..it")}
     groups = {"easy": {"matrices": 4, "max_dim": 20}, "medium": {"matrices": 6, "max_dim": 40},
               "hard": {"matrices": 9, "max_dim": 60}}
-    answer_format = ("the product fully parenthesized, two factors in every pair of brackets, e.g. "
-                     "<answer>((AaAb)(AcAd))</answer> with the matrices' own names.")
+    answer_format = ("the least total cost, a semicolon, and a bracketing that costs that, two factors in every "
+                     "pair of brackets, e.g. <answer>c; ((AaAb)(AcAd))</answer> with the matrices' own names.")
     baselines = {"left_to_right": "((A1A2)A3)... multiplied from the left",
                  "right_to_left": "A1(A2(A3...)) multiplied from the right",
                  "cheapest_pair": "the adjacent pair that costs least right now, repeatedly"}
@@ -107,33 +107,41 @@ class MatrixChain(Problem):
                 "computed in any bracketing; multiplying a p x q matrix by a q x r matrix costs p*q*r scalar "
                 "multiplications. Find a bracketing with the least total cost.")
 
-    def show(self, answer: Tree) -> str:
-        return show_tree(answer)
+    def show(self, answer: tuple[int, Tree]) -> str:
+        return f"{answer[0]}; {show_tree(answer[1])}"
 
-    def read(self, body: str) -> Tree | None:
-        return parse(body)
+    def read(self, body: str) -> tuple[int, Tree] | None:
+        cost, sep, bracketing = body.partition(";")
+        total, tree = number(cost), parse(bracketing)
+        return None if not sep or total is None or tree is None else (total, tree)
 
-    def check(self, inst: dict[str, Any], answer: Any) -> str | None:
-        answer = _tuples(answer)
-        if leaves(answer) != list(range(1, len(inst["dims"]))):
+    def check(self, inst: dict[str, Any], answer: tuple[int, Tree]) -> str | None:
+        stated, tree = answer[0], _tuples(answer[1])
+        if leaves(tree) != list(range(1, len(inst["dims"]))):
             return f"not the matrices A1..A{len(inst['dims']) - 1}, each once and in order"
-        total = tree_cost(answer, inst["dims"])[0]
+        total = tree_cost(tree, inst["dims"])[0]
+        if stated != total:
+            return f"the bracketing costs {total}, not the stated {stated}"
         return None if total == inst["optimum"] else f"cost {total}; the least is {inst['optimum']}"
 
-    def solve(self, inst: dict[str, Any]) -> Tree:
-        return _tuples(inst["solution"])
+    def solve(self, inst: dict[str, Any]) -> tuple[int, Tree]:
+        return inst["optimum"], _tuples(inst["solution"])
 
-    def corrupt(self, inst: dict[str, Any], answer: Tree, rng: random.Random) -> Tree:
-        return chain(len(inst["dims"]) - 1, left=rng.random() < 0.5)
+    def costed(self, inst: dict[str, Any], tree: Tree) -> tuple[int, Tree]:
+        """A bracketing with its own true cost stated."""
+        return tree_cost(tree, inst["dims"])[0], tree
 
-    def baseline_left_to_right(self, inst: dict[str, Any], rng: random.Random) -> Tree:
-        return chain(len(inst["dims"]) - 1, left=True)
+    def corrupt(self, inst: dict[str, Any], answer: tuple[int, Tree], rng: random.Random) -> tuple[int, Tree]:
+        return self.costed(inst, chain(len(inst["dims"]) - 1, left=rng.random() < 0.5))
 
-    def baseline_right_to_left(self, inst: dict[str, Any], rng: random.Random) -> Tree:
-        return chain(len(inst["dims"]) - 1, left=False)
+    def baseline_left_to_right(self, inst: dict[str, Any], rng: random.Random) -> tuple[int, Tree]:
+        return self.costed(inst, chain(len(inst["dims"]) - 1, left=True))
 
-    def baseline_cheapest_pair(self, inst: dict[str, Any], rng: random.Random) -> Tree:
-        return cheapest_pair_first(inst["dims"])
+    def baseline_right_to_left(self, inst: dict[str, Any], rng: random.Random) -> tuple[int, Tree]:
+        return self.costed(inst, chain(len(inst["dims"]) - 1, left=False))
+
+    def baseline_cheapest_pair(self, inst: dict[str, Any], rng: random.Random) -> tuple[int, Tree]:
+        return self.costed(inst, cheapest_pair_first(inst["dims"]))
 
 
 def _tuples(tree: Any) -> Tree:

@@ -62,8 +62,9 @@ class MinCut(Problem):
     baselines = {"source_arcs": "every arc leaving the source", "sink_arcs": "every arc entering the sink"}
 
     def validate(self, p: Any) -> None:
-        if p.arcs > p.nodes * (p.nodes - 1):
-            raise ValueError(f"arcs must be at most nodes * (nodes - 1) = {p.nodes * (p.nodes - 1)}")
+        most = (p.nodes - 1) * (p.nodes - 2) + 1  # no arc into the source or out of the sink
+        if p.arcs > most:
+            raise ValueError(f"arcs must be at most (nodes - 1) * (nodes - 2) + 1 = {most}")
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         n = p.nodes

@@ -57,7 +57,8 @@ class Scc(Problem):
         arcs = [list(a) for a in chosen]
         rng.shuffle(arcs)
         parts = components(p.nodes, arcs)
-        if len(parts) in (1, p.nodes) or parts == components(p.nodes, arcs, directed=False):
+        together = sum(len(part) for part in parts if len(part) > 1)  # a lone 2-cycle is too easy to repeat
+        if together < 4 or len(parts) == 1 or parts == components(p.nodes, arcs, directed=False):
             return None
         return {"nodes": p.nodes, "arcs": arcs, "solution": parts}
 

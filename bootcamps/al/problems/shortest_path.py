@@ -104,10 +104,10 @@ class ShortestPath(Problem):
         if not answer or answer[0] != inst["start"] or answer[-1] != inst["goal"]:
             return f"the path must start at {inst['start']} and end at {inst['goal']}"
         weights = {(u, v): w for u, v, w in inst["arcs"]}
-        missing = [(u, v) for u, v in zip(answer, answer[1:]) if (u, v) not in weights]
+        missing = [(u, v) for u, v in zip(answer, answer[1:], strict=False) if (u, v) not in weights]
         if missing:
             return f"no arc {missing[0][0]} -> {missing[0][1]}"
-        total = sum(weights[a] for a in zip(answer, answer[1:]))
+        total = sum(weights[a] for a in zip(answer, answer[1:], strict=False))
         if total != inst["optimum"]:
             return f"total weight {total}; the least is {inst['optimum']}"
         return None

@@ -7,22 +7,6 @@ from typing import Any
 from ..core import Knob, Problem
 
 
-def subsets_reaching(values: list[int], target: int) -> list[int] | None:
-    """Item numbers (1-based, sorted) of a subset summing to target, by DP over the reachable sums."""
-    came: dict[int, tuple[int, int]] = {0: (-1, 0)}  # sum -> (item index, previous sum)
-    for i, v in enumerate(values):
-        for s in sorted(came, reverse=True):
-            if s + v <= target and s + v not in came:
-                came[s + v] = (i, s)
-    if target not in came:
-        return None
-    out, s = [], target
-    while s:
-        i, s = came[s]
-        out.append(i + 1)
-    return sorted(out)
-
-
 def greedy_fit(values: list[int], target: int, order: list[int]) -> list[int]:
     """Items in `order`, each taken when it still fits under the target."""
     out, left = [], target
@@ -36,9 +20,9 @@ def greedy_fit(values: list[int], target: int, order: list[int]) -> list[int]:
 class SubsetSum(Problem):
     name = "subset_sum"
     title = "Subset sum"
-    knobs = {"count": Knob(12, 4, 40, "numbers"), "max_value": Knob(99, 9, 9999, "numbers are 1..max_value")}
-    groups = {"easy": {"count": 7, "max_value": 40}, "medium": {"count": 12, "max_value": 99},
-              "hard": {"count": 18, "max_value": 499}}
+    knobs = {"count": Knob(12, 4, 40, "numbers"), "max_value": Knob(999, 9, 99999, "numbers are 1..max_value")}
+    groups = {"easy": {"count": 8, "max_value": 200}, "medium": {"count": 12, "max_value": 999},
+              "hard": {"count": 18, "max_value": 9999}}
     answer_format = ("the item numbers (positions in the list, from 1) of the numbers you take, separated by "
                      "spaces, e.g. <answer>a b c</answer>.")
     baselines = {"largest_first": "the largest numbers first, each taken while it fits",
@@ -46,10 +30,9 @@ class SubsetSum(Problem):
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         values = [rng.randint(1, p.max_value) for _ in range(p.count)]
-        picked = rng.sample(range(p.count), rng.randint(2, max(2, p.count // 2)))
+        picked = rng.sample(range(p.count), rng.randint(max(3, p.count // 3), max(3, 2 * p.count // 3)))
         target = sum(values[i] for i in picked)
-        solution = subsets_reaching(values, target)
-        inst = {"values": values, "target": target, "solution": solution}
+        inst = {"values": values, "target": target, "solution": sorted(i + 1 for i in picked)}
         if any(self.accepts(inst, self.baseline(b, inst, rng)) for b in self.baselines):
             return None
         return inst

@@ -28,12 +28,17 @@ class TwoSat(Problem):
     name = "two_sat"
     title = "2-SAT"
     knobs = {"variables": Knob(10, 3, 60, "variables x1..xn"), "clauses": Knob(24, 3, 300, "clauses of two literals")}
-    groups = {"easy": {"variables": 6, "clauses": 12}, "medium": {"variables": 10, "clauses": 24},
-              "hard": {"variables": 16, "clauses": 44}}
+    groups = {"easy": {"variables": 8, "clauses": 20}, "medium": {"variables": 12, "clauses": 32},
+              "hard": {"variables": 18, "clauses": 50}}
     answer_format = ("the numbers of the variables you set TRUE, separated by spaces (every other one is FALSE), "
                      "e.g. <answer>a b</answer> for xa and xb true.")
     baselines = {"all_true": "every variable true", "all_false": "every variable false",
                  "majority": "each variable the way it appears more often"}
+
+    def validate(self, p: Any) -> None:
+        most = 3 * p.variables * (p.variables - 1) // 2  # distinct clauses the hidden assignment satisfies
+        if p.clauses > most:
+            raise ValueError(f"clauses must be at most 3 * variables * (variables - 1) / 2 = {most}")
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         planted = {v for v in range(1, p.variables + 1) if rng.random() < 0.5}

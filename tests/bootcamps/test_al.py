@@ -1,0 +1,198 @@
+"""al/*: each problem's verifier on hand-checked instances (a correct answer, another correct answer, a valid but
+worse answer, a malformed one), the exact solvers against brute force, and the generated rows (deterministic
+however they are drawn; the reference scores 1, its corrupted answers and every baseline 0)."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bc_common.catalog import get_bootcamp, load
+from bc_common.seeding import rng_for
+from bc_common.tasks import TaskSet
+from bootcamps.al.collection import classes
+from bootcamps.al.core import groups, numbers, pairs
+from bootcamps.al.known_issues import WITHHELD
+from bootcamps.al.problems import PROBLEMS
+from bootcamps.al.problems.assignment import cheapest_assignment
+from bootcamps.al.problems.josephus import last_removed
+from bootcamps.al.problems.lcs import longest_common
+from bootcamps.al.problems.lis import longest_increasing
+from bootcamps.al.problems.matrix_chain import cheapest, tree_cost
+from bootcamps.al.problems.min_cut import max_flow
+
+OFFERED = sorted(set(PROBLEMS) - set(WITHHELD))
+
+
+def tagged(body: str) -> str:
+    return f"Working...\n<answer>{body}</answer>"
+
+
+# problem: (instance, [correct answers], [wrong answers: valid but worse, or invalid], [malformed answers])
+CASES = {
+    "lis": ({"sequence": [3, 1, 4, 1, 5, 9, 2, 6], "optimum": 4, "solution": [1, 4, 5, 9]},
+            ["1 4 5 9", "3, 4, 5, 6"], ["1 4 5", "9 5 4 1", "1 2 5 9"], ["1, four", "1 4.5"]),
+    "lcs": ({"first": "abcbdab", "second": "bdcaba", "optimum": 4, "solution": "bcba"},
+            ["bcba", " bdab "], ["bab", "abcb"], ["b c-a", "bcba1"]),
+    "edit_distance": ({"first": "ab", "second": "ba", "optimum": 2, "solution": ["ab-", "-ba"]},
+                      ["ab-\n-ba", "\n-ab\nba-\n", "ab\nba"], ["ab--\n--ba", "ab\nab", "-ab\n-ba"], ["ab", "a b\nb a"]),
+    "bipartite_matching": ({"size": 3, "can_do": [[1, 2], [1, 2], [3]], "optimum": 3,
+                            "solution": [[1, 1], [2, 2], [3, 3]]},
+                           ["1-1, 2-2, 3-3", "(1,2) (2,1) (3,3)"], ["1-1, 3-3", "1-3, 2-2", "1-1, 2-1, 3-3"],
+                           ["1 to 1", "1-1 2"]),
+    "assignment": ({"cost": [[4, 1, 2], [2, 0, 5], [3, 2, 2]], "optimum": 5, "solution": [2, 1, 3]},
+                   ["2 1 3", "3 2 1"], ["1 2 3", "1 1 3", "2 1"], ["2 1 three"]),
+    "interval_scheduling": ({"intervals": [[0, 2, 4], [2, 4, 4], [0, 4, 8], [4, 6, 3]], "optimum": 11,
+                             "solution": [1, 2, 4]},
+                            ["1 2 4", "3 4"], ["1 2", "1 3", "4 4 3"], ["1 + 2"]),
+    "mst": ({"nodes": 4, "edges": [[1, 2, 1], [2, 3, 1], [3, 4, 2], [4, 1, 2], [1, 3, 5]], "optimum": 4,
+             "solution": [[1, 2], [2, 3], [3, 4]]},
+            ["1-2, 2-3, 3-4", "2-1, 3-2, 1-4"], ["1-2, 3-4, 1-3", "1-2, 2-3, 1-3", "1-2, 2-4, 3-4"],
+            ["1-2, 2", "1 2 3 4"]),
+    "shortest_path": ({"nodes": 4, "arcs": [[1, 2, 1], [2, 4, 3], [1, 3, 2], [3, 4, 2], [1, 4, 5]], "start": 1,
+                       "goal": 4, "optimum": 4, "solution": [1, 2, 4]},
+                      ["1 2 4", "1 -> 3 -> 4"], ["1 4", "1 3 2 4", "2 4"], ["1 to 4"]),
+    "min_cut": ({"nodes": 4, "arcs": [[1, 2, 3], [1, 3, 2], [2, 4, 2], [3, 4, 3], [2, 3, 1]], "optimum": 5,
+                 "solution": [[1, 2], [1, 3]]},
+                ["1-2, 1-3", "2-4, 3-4", "1-3, 2-4, 2-3"], ["1-2, 3-4", "2-4", "1-2, 1-3, 1-3"], ["1->2, 1->3"]),
+    "topological_order": ({"nodes": 4, "arcs": [[3, 1], [2, 4]], "solution": [2, 3, 1, 4]},
+                          ["2 3 1 4", "2, 3, 1, 4"], ["3 1 2 4", "1 2 3 4", "2 3 1"], ["2 3 1 x"]),
+    "scc": ({"nodes": 5, "arcs": [[1, 2], [2, 1], [2, 3], [3, 4], [4, 3]], "solution": [[1, 2], [3, 4], [5]]},
+            ["{1, 2} {3, 4} {5}", "{5} {4,3} {2,1}"], ["{1, 2, 3, 4} {5}", "{1} {2} {3} {4} {5}", "{1, 2} {3, 4}"],
+            ["1,2 3,4 5", "{1, 2} {3, 4} {5} x"]),
+    "coin_change": ({"coins": [2, 3, 5, 7], "amount": 10, "optimum": 2, "solution": [5, 5]},
+                    ["5 5", "3 7"], ["2 3 5", "4 6", "5 3"], ["five five"]),
+    "subset_sum": ({"values": [3, 5, 8, 2], "target": 10, "solution": [3, 4]},
+                   ["3 4", "1 2 4"], ["1 2", "3 3", "5 1"], ["3 + 4"]),
+    "matrix_chain": ({"dims": [10, 30, 5, 60], "optimum": 4500, "solution": [[1, 2], 3]},
+                     ["4500; ((A1A2)A3)", "4500;(A1 * A2) * A3"],
+                     ["27000; (A1(A2A3))", "4500; (A1(A2A3))", "4000; ((A1A2)A3)", "4500; ((A1A3)A2)", "1500; (A1A2)"],
+                     ["((A1A2)A3)", "4500; (A1A2A3)", "4500; A1A2A3"]),
+    "two_sat": ({"variables": 3, "clauses": [[1, 2], [-1, 3], [-2, -3]], "solution": [1, 3]},
+                ["1 3", "2"], ["1 2 3", "", "1"], ["x1 x3"]),
+    "crt": ({"residues": [2, 3, 2], "moduli": [3, 5, 7], "modulus": 105, "solution": 23},
+            ["23", " 23 "], ["128", "24", "-82"], ["twenty-three", "23 128"]),
+    "linear_recurrence": ({"coeffs": [1, 1], "start": [0, 1], "index": 20, "modulus": 10007, "solution": 6765},
+                          ["6765"], ["6766", "1"], ["6,765", "6765.0"]),
+    "discrete_log": ({"prime": 11, "base": 2, "target": 3, "solution": 8},
+                     ["8"], ["9", "18", "3"], ["x=8"]),
+    "josephus": ({"people": 7, "step": 3, "first": 1, "solution": [5, 1, 4]},
+                 ["5 1 4", "5, 1, 4"], ["4 1 5", "5 1", "7 1 4"], ["5 one 4"]),
+}
+
+
+def test_every_problem_has_hand_checked_cases():
+    assert sorted(CASES) == sorted(PROBLEMS)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_verifier_on_hand_checked_answers(name):
+    reward = classes(name)["reward"]
+    inst, right, wrong, malformed = CASES[name]
+    identity = {"problem": name, **inst}
+    for body in right:
+        assert reward.verify_score(tagged(body), identity) == 1.0, body
+    for body in wrong:
+        score, why = reward.problem.verify(identity, tagged(body))
+        assert score == 0.0 and why != "correct" and not why.startswith("malformed"), (body, why)
+    for body in malformed:
+        assert reward.problem.verify(identity, tagged(body)) == (0.0, f"malformed answer: {body!r}"), body
+    assert reward.verify_score(right[0], identity) == 0.0  # no answer block
+    assert reward.problem.verify(identity, "no block")[1].startswith("no <answer>")
+
+
+def test_an_identity_of_another_problem_is_refused():
+    with pytest.raises(ValueError, match="lis"):
+        classes("lcs")["reward"].check_identity({"problem": "lis"})
+
+
+def test_answer_parsers():
+    assert numbers("3 -> 1 -> 4") == [3, 1, 4] and numbers("3,1;4") == [3, 1, 4] and numbers("") == []
+    assert numbers("1 2e3") is None and numbers("١٢") is None and numbers("1 " * 401) is None
+    assert pairs("1-4, 2-3") == [(1, 4), (2, 3)] == pairs("(1, 4)\n(2,3)") == pairs("1:4; 2:3")
+    assert pairs("1-4 x") is None and pairs("1 4") is None
+    assert groups("{1, 4} {2}") == [[1, 4], [2]] and groups("{1} 2") is None and groups("{1} {a}") is None
+
+
+def _brute_lis(seq):
+    return max(len(c) for r in range(len(seq) + 1) for c in itertools.combinations(seq, r)
+               if all(a < b for a, b in zip(c, c[1:], strict=False)))
+
+
+def _brute_cut(n, arcs):
+    """The least capacity of arcs leaving S over every S with the source and not the sink."""
+    inner = range(2, n)
+    best = None
+    for r in range(len(inner) + 1):
+        for extra in itertools.combinations(inner, r):
+            side = {1, *extra}
+            cap = sum(c for u, v, c in arcs if u in side and v not in side)
+            best = cap if best is None else min(best, cap)
+    return best
+
+
+def _josephus_order(n, k, first):
+    circle, pos, out = list(range(1, n + 1)), first - 1, []
+    while circle:
+        pos = (pos + k - 1) % len(circle)
+        out.append(circle.pop(pos))
+    return out
+
+
+def test_the_exact_solvers_agree_with_brute_force():
+    rng = random.Random(5)
+    for _ in range(60):
+        seq = [rng.randint(1, 9) for _ in range(rng.randint(1, 9))]
+        assert len(longest_increasing(seq)) == _brute_lis(seq)
+        cost = [[rng.randint(1, 20) for _ in range(4)] for _ in range(4)]
+        best = min(sum(cost[w][j] for w, j in enumerate(p)) for p in itertools.permutations(range(4)))
+        total, jobs = cheapest_assignment(cost)
+        assert total == best == sum(cost[w][j - 1] for w, j in enumerate(jobs))
+        a, b = ("".join(rng.choice("ab") for _ in range(rng.randint(1, 7))) for _ in range(2))
+        brute = max(r for r in range(len(a) + 1) for c in itertools.combinations(a, r)
+                    if "".join(c) in {"".join(d) for d in itertools.combinations(b, r)})
+        assert len(longest_common(a, b)) == brute
+        dims = [rng.randint(2, 30) for _ in range(5)]
+        trees = [((1, 2), (3, 4)), (((1, 2), 3), 4), ((1, (2, 3)), 4), (1, ((2, 3), 4)), (1, (2, (3, 4)))]
+        assert cheapest(dims)[0] == min(tree_cost(t, dims)[0] for t in trees)
+        n = 5
+        arcs = [[u, v, rng.randint(1, 9)] for u in range(1, n) for v in range(2, n + 1) if u != v and rng.random() < .5]
+        assert max_flow(n, arcs, 1, n)[0] == _brute_cut(n, arcs)
+        n, k = rng.randint(3, 40), rng.randint(2, 9)
+        first = rng.randint(1, n)
+        assert last_removed(n, k, first) == _josephus_order(n, k, first)[-3:]
+
+
+def test_a_withheld_problem_is_listed_with_its_reason():
+    assert set(WITHHELD) < set(PROBLEMS)
+    for name, reason in WITHHELD.items():
+        manifest = load(f"al/{name}")
+        assert not manifest.available and reason in manifest.reason
+
+
+@pytest.mark.parametrize("name", OFFERED)
+def test_rows_are_deterministic_however_they_are_drawn(name):
+    bootcamp = get_bootcamp(f"al/{name}")
+    forward = TaskSet(bootcamp, seed=7, split="train")
+    backward = TaskSet(bootcamp, seed=7, split="train")
+    rows = [forward[i] for i in range(12)]
+    assert [backward[i] for i in reversed(range(12))] == rows[::-1]
+    assert [TaskSet(bootcamp, seed=8, split="train")[i] for i in range(12)] != rows
+
+
+@pytest.mark.parametrize("name", OFFERED)
+def test_reference_wins_and_corrupted_answers_and_baselines_lose(name):
+    made = classes(name)
+    reward, problem = made["reward"], made["generator"].problem
+    bootcamp = get_bootcamp(f"al/{name}")
+    for group in problem.groups:
+        tasks = TaskSet(bootcamp, seed=3, split="test", groups=[group])
+        for i in range(8):
+            identity = tasks[i]["reward_model"]["ground_truth"]
+            policy = made["policy"](identity)
+            policy.rng = rng_for(name, i)
+            assert reward.verify_score(policy.respond([])["content"], identity) == 1.0
+            assert reward.verify_score(policy.respond([], wrong=True)["content"], identity) == 0.0
+            for base in problem.baselines:
+                assert reward.verify_score(made[f"baseline_{base}"](identity).respond([])["content"], identity) == 0.0
