@@ -81,12 +81,22 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Run:
-    """What the client saw in one run: per-call latencies, failures, wall time."""
+    """What the client saw in one run: per-call latencies, failures, wall time; CPU per call of each process."""
 
     def __init__(self, name: str):
         self.name, self.latencies, self.failed, self.wall, self.errors = name, [], 0, 0.0, {}
         self.by_op: dict[str, list[float]] = {}
+        self.cpu: dict[str, float] = {}  # process name -> CPU µs per call
 
     @property
     def rate(self) -> float:
@@ -98,6 +108,8 @@ class Run:
                 f"p50 {percentile(self.latencies, 0.5) * 1000:.0f} ms, p99 {percentile(self.latencies, 0.99) * 1000:.0f} ms, "
                 f"max {max(self.latencies) * 1000:.0f} ms, wall {self.wall:.2f} s"
                 + (f", errors {self.errors}" if self.errors else "")
+                + (f"\n{'':>15}CPU per call: " + ", ".join(f"{k} {v:.0f} µs" for k, v in self.cpu.items())
+                   if self.cpu else "")
                 + "".join(f"\n{'':>15}{op}: p50 {percentile(v, 0.5) * 1000:.0f} ms, p99 {percentile(v, 0.99) * 1000:.0f} ms"
                           for op, v in self.by_op.items()))
 
@@ -169,7 +181,9 @@ def main() -> int:
     tools = tmp / "tools.yaml"
     tools.write_text(TOOL_YAML)
     token = "bench-token-0123456789"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "BC_TOOLSERVE_TOKEN": token}
+    # a PYTHONPATH given runs first (an older checkout's bc-toolserve, for an A/B against this one)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(ROOT)])),
+           "BC_TOOLSERVE_TOKEN": token}
     procs = []
 
     def spawn(*argv: str) -> None:
@@ -194,10 +208,23 @@ def main() -> int:
               f"{os.getloadavg()[0]:.1f} at start; one aiohttp session, unlimited connector; runs alternate "
               f"with the echo baseline", file=sys.stderr)
         results: dict[str, list[tuple[Run, Run]]] = {shape: [] for shape in shapes}
+        names = {"client": os.getpid(), "echo": procs[0].pid, "master": procs[1].pid,
+                 **{f"worker{i}": proc.pid for i, proc in enumerate(procs[2:])}}
+
+        def measured(shape: str, url: str, auth: str | None) -> Run:
+            before = {name: cpu_seconds(pid) for name, pid in names.items()}
+            run = asyncio.run(load(shape, url, args.sessions, args.calls, auth))
+            calls = len(run.latencies) + 12  # and the warm-up session
+            for name, pid in names.items():
+                used = cpu_seconds(pid) - before[name]
+                if used > 0.02:  # processes that took part (not the idle ones' heartbeats)
+                    run.cpu[name] = used / calls * 1e6
+            return run
+
         for _ in range(args.rounds):
             for shape in shapes:
-                echo = asyncio.run(load("echo", echo_url, args.sessions, args.calls, None))
-                served = asyncio.run(load(shape, master_url, args.sessions, args.calls, token))
+                echo = measured("echo", echo_url, None)
+                served = measured(shape, master_url, token)
                 print(echo.line(), file=sys.stderr)
                 print(served.line(), file=sys.stderr)
                 results[shape].append((echo, served))

@@ -30,7 +30,9 @@ class Metrics:
         self.requests[(operation, status)] += 1
         if error_type:
             self.errors[error_type] += 1
-        counts = self.buckets.setdefault(operation, [0] * (len(BUCKETS) + 1))
+        counts = self.buckets.get(operation)
+        if counts is None:
+            counts = self.buckets[operation] = [0] * (len(BUCKETS) + 1)
         counts[bisect.bisect_left(BUCKETS, seconds)] += 1
         self.sums[operation] += seconds
 

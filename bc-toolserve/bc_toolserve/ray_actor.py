@@ -16,10 +16,10 @@ import uvicorn
 from bc_common.tool_config import ToolSpec
 
 from .auth import token_from_env
-from .guard import Limits, guarded_protocol
+from .guard import Limits
 from .loading import instantiate
 from .registration import stay_registered
-from .server import bind, setup_logging, url_of
+from .server import bind, server_config, setup_logging, url_of
 from .worker import Worker, WorkerSettings
 
 log = logging.getLogger("bc_toolserve.ray")
@@ -54,10 +54,7 @@ class ToolWorkerActor:
         worker = Worker(instantiate(specs), WorkerSettings(self.worker_id, token, instance_ttl))
         worker.background.append(lambda: stay_registered(worker, master_url, self.url, token))
         # as server.serve, but an object we hold, so that `stop()` can end it from the actor's own thread
-        config = uvicorn.Config(worker.app(), log_level="warning", access_log=False, lifespan="on",
-                                timeout_keep_alive=75, timeout_graceful_shutdown=5, backlog=2048,
-                                http=guarded_protocol(limits or Limits()))
-        self.server = uvicorn.Server(config)
+        self.server = uvicorn.Server(server_config(worker.app(), limits))
         self.thread = threading.Thread(target=self._serve, args=(sock,), name=f"worker-{self.worker_id}",
                                        daemon=True)
         self.thread.start()

@@ -14,7 +14,7 @@ from .guard import Limits
 from .loading import instantiate, load_specs
 from .master import Master, MasterSettings
 from .registration import stay_registered
-from .server import bind, serve, url_of
+from .server import bind, freeze_heap, serve, url_of
 from .supervisor import Supervisor, get_json
 from .worker import Worker, WorkerSettings
 
@@ -37,7 +37,9 @@ def run_master(host: str = "127.0.0.1", port: int = 8000, settings: MasterSettin
         path = write_remote_config(load_specs(tools, registry), url, output_dir, settings.timeout_per_query)
         log.info("remote tool config written to %s", path)
     log.info("bc-toolserve master listening on %s (auth %s)", url, "on" if settings.token else "off")
-    serve(Master(settings, tasks_by_id).app(), sock, limits)
+    app = Master(settings, tasks_by_id).app()
+    freeze_heap()
+    serve(app, sock, limits)
 
 
 def default_worker_id() -> str:
@@ -77,7 +79,9 @@ def run_worker(master_url: str, tools: str | None = None, registry: str | None =
     worker = Worker(instantiate(specs), WorkerSettings(worker_id, token, instance_ttl))
     worker.background.append(lambda: stay_registered(worker, master_url, self_url, token))
     log.info("bc-toolserve worker %r on %s serving %s", worker_id, self_url, ", ".join(sorted(worker.tools)))
-    serve(worker.app(), sock, limits)
+    app = worker.app()
+    freeze_heap()
+    serve(app, sock, limits)
     return 0
 
 

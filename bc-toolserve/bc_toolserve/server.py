@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+import os
 import socket
 import sys
 
 import uvicorn
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 from .auth import BearerAuth, RebindingGuard, check_bind
 from .guard import Limits, guarded_protocol
@@ -34,11 +37,26 @@ def bind(host: str, port: int, token: str | None) -> socket.socket:
     return sock
 
 
+def freeze_heap() -> None:
+    """Keep what start-up built (modules, the app: a large heap once the MCP SDK and pydantic are in) out of the
+    cycle collector's full passes, which the allocations of new connections set off: py-spy put ~30% of the
+    master's CPU in a burst of new connections (bench/toolserve.py) inside such passes. Call once, before serving."""
+    gc.collect()
+    gc.freeze()
+
+
+def server_config(app, limits: Limits | None = None) -> uvicorn.Config:
+    """uvicorn's settings for our servers. An app from `make_app` applies uvicorn's proxy-header middleware
+    itself, past its tool-call fast path (tool calls read neither the client address nor the scheme); uvicorn
+    wraps any other app in it as usual."""
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75,
+                          timeout_graceful_shutdown=5, backlog=2048, http=guarded_protocol(limits or Limits()),
+                          proxy_headers=not getattr(app, "applies_proxy_headers", False))
+
+
 def serve(app, sock: socket.socket, limits: Limits | None = None) -> None:
     """Serve until SIGINT/SIGTERM (uvicorn handles both and shuts down gracefully), within connection `limits`."""
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on", timeout_keep_alive=75,
-                            timeout_graceful_shutdown=5, backlog=2048, http=guarded_protocol(limits or Limits()))
-    server = uvicorn.Server(config).serve(sockets=[sock])
+    server = uvicorn.Server(server_config(app, limits)).serve(sockets=[sock])
     try:  # uvloop (with httptools, chosen by uvicorn itself) roughly halves the per-request server CPU
         import uvloop
     except ImportError:
@@ -86,11 +104,16 @@ def make_app(routes: list, lifespan, token: str | None, metrics, tool_calls=None
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={ApiError: api_error_handler, HTTPException: http_error_handler})
     app.router.redirect_slashes = False  # a 307 to a URL built from the Host header helps nobody
+    # what uvicorn does with `proxy_headers` (on by default), here so that tool calls skip it (`server_config`)
+    app = ProxyHeadersMiddleware(app, trusted_hosts=os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1,::1"))
     if tool_calls is not None:
         app = ToolCalls(app, tool_calls)
     def on_deny(status: int, kind: str) -> None:
         metrics.observe("auth", status, 0.0, kind)
 
     if not token:  # loopback only, but a rebinding web page must not reach any route
-        return BearerAuth(RebindingGuard(app, on_deny), token, on_deny=on_deny)
-    return BearerAuth(app, token, on_deny=on_deny)
+        app = BearerAuth(RebindingGuard(app, on_deny), token, on_deny=on_deny)
+    else:
+        app = BearerAuth(app, token, on_deny=on_deny)
+    app.applies_proxy_headers = True
+    return app

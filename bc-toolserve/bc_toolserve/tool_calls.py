@@ -21,6 +21,7 @@ from .protocol import (
     OPERATIONS,
     TOOL_NAME,
     ApiError,
+    JSONBytes,
     api_error_response,
     check_instance_id,
     json_response,
@@ -141,7 +142,7 @@ class CallRouter:
                 raise
             if status != 200:
                 self.table.drop(instance_id)
-                return Response(data, status_code=status, media_type="application/json")
+                return JSONBytes(data, status)
             self.table.confirm(instance_id)
             return json_response({"instance_id": instance_id, "worker_id": worker.worker_id,
                                   "worker_url": worker.url})
@@ -205,13 +206,13 @@ class CallRouter:
         if status == 404 and _error_type(data) == "unknown_instance":
             if _released(data):  # released on the worker directly (or reaped): unknown from now on, not lost
                 self.table.drop(instance_id)
-                return Response(data, status_code=status, media_type="application/json")
+                return JSONBytes(data, status)
             # the worker restarted: the instance is gone for good
             self.table.mark_lost(instance_id, worker.worker_id)
             raise ApiError(410, "instance_lost", f"instance {instance_id!r} is no longer held by its worker")
         if op == "release" and status == 200:
             self.table.drop(instance_id)
-        return Response(data, status_code=status, media_type="application/json")
+        return JSONBytes(data, status)
 
     async def _forward(self, worker: WorkerInfo, path: str, payload: bytes) -> tuple[int, bytes]:
         task = asyncio.current_task()

@@ -60,8 +60,7 @@ class WorkerLink:
         """(status, body) of the worker's answer; transport errors and `asyncio.TimeoutError` propagate."""
         route = self._route_to(worker, path)
         if route is not None:
-            async with asyncio.timeout(self.timeout_per_query):
-                return await self.forwarder.post(*route, payload)
+            return await self.forwarder.post(*route, payload, self.timeout_per_query)
         timeout = aiohttp.ClientTimeout(total=self.timeout_per_query)
         async with self.session.post(worker.url + path, data=payload, headers=self._auth_headers,
                                      timeout=timeout, allow_redirects=False) as resp:

@@ -101,3 +101,47 @@ def test_a_deadline_drops_the_connection_mid_request():
         return idle
 
     assert asyncio.run(run()) == []  # never back in the pool
+
+
+def test_a_timed_call_on_a_pooled_connection_is_failed_by_the_sweep_and_the_pool_goes_on():
+    """The usual call (a free slot, an idle connection) arms no timer of its own: the forwarder's sweep fails it
+    with TimeoutError soon after its deadline, drops that connection, and the next call still gets through."""
+    async def run():
+        seen = []
+        server, port = await serve(lambda body: ok(b"{}") if b"slow" not in body else None, seen)
+        hung = await asyncio.start_server(lambda r, w: asyncio.sleep(10), "127.0.0.1", 0)  # reads, never answers
+        hung_port = hung.sockets[0].getsockname()[1]
+        forwarder = Forwarder()
+        first = await forwarder.post("127.0.0.1", port, HEAD, b"{}", timeout=5.0)
+        # pool a connection to the hung server by hand: the next call takes the fast path on it
+        conn = await forwarder._connect("127.0.0.1", hung_port)
+        forwarder.idle[("127.0.0.1", hung_port)].append(conn)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        with pytest.raises(TimeoutError):
+            await forwarder.post("127.0.0.1", hung_port, HEAD, b"{}", timeout=0.3)
+        waited = loop.time() - started
+        after = await forwarder.post("127.0.0.1", port, HEAD, b"{}", timeout=5.0)
+        state = (forwarder.idle.get(("127.0.0.1", hung_port)), dict(forwarder.deadlines), conn.closed)
+        server.close()
+        hung.close()
+        return first, waited, after, state, len(seen)
+
+    first, waited, after, (hung_pool, deadlines, closed), connections = asyncio.run(run())
+    assert first == after == (200, b"{}") and connections == 1  # the good connection was reused throughout
+    assert 0.3 <= waited < 0.8, waited  # the deadline plus at most timeout / 16 of sweep, not more
+    assert hung_pool == [] and deadlines == {} and closed  # the timed-out connection is gone, nothing watched
+
+
+def test_a_timed_call_on_a_stale_pooled_connection_goes_again_on_a_fresh_one():
+    async def run():
+        seen = []
+        server, port = await serve(lambda body: ok(b"{}"), seen, close_after_answer=True)
+        forwarder = Forwarder()
+        first = await forwarder.post("127.0.0.1", port, HEAD, b"{}", timeout=5.0)
+        second = await forwarder.post("127.0.0.1", port, HEAD, b"{}", timeout=5.0)  # pooled one was closed
+        server.close()
+        return first, second, len(seen), forwarder.deadlines
+
+    first, second, connections, deadlines = asyncio.run(run())
+    assert first == second == (200, b"{}") and connections == 2 and deadlines == {}
