@@ -18,7 +18,7 @@ $(VENV)/.installed: pyproject.toml setup.py
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance), and the mcp extra
 # (bc-toolserve's MCP endpoint and its tests).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,reasoning-gym,reasoning-core,textarena,openspiel,mcp,tokens,ray]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,reasoning-gym,reasoning-core,textarena,openspiel,puzzles,mcp,tokens,ray]'
 
 # bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
 setup-report: $(VENV)/.installed-report
@@ -94,7 +94,7 @@ test-interop: $(if $(filter nemo-gym,$(INTEROP_PEERS)),python312)
 # the conformance suite (attack and signal checks) on every rg/<dataset> and rc/<task>, withheld ones included (CI
 # samples them)
 test-adapters-full: setup-verl
-	BC_ADAPTERS_FULL=1 BC_INCLUDE_KNOWN_ISSUES=1 $(BIN)/pytest tests/bootcamps/test_conformance.py -q -k 'rg/ or rc/ or os/'
+	BC_ADAPTERS_FULL=1 BC_INCLUDE_KNOWN_ISSUES=1 $(BIN)/pytest tests/bootcamps/test_conformance.py -q -k 'rg/ or rc/ or os/ or pz/'
 	BC_ADAPTERS_FULL=1 $(BIN)/pytest tests/gen/test_set_values.py -q -k adapted --timeout 1800
 
 # the acceptance size of the Ray tool-worker test (1,000 sessions x 10 calls; CI runs 200 x 10) and the scale recipes
