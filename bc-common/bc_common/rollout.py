@@ -131,7 +131,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
     """Roll out one (task, sample) and return its trajectory record (TRAJECTORY_SCHEMA). `prompt`: the messages
     to send instead of the task's own (bc-eval's, with images resolved and sized); `input` stays the task.
     `trace` sees every turn as it happens; `judge` grades a rubric's judge components (none: they are skipped)."""
-    limits = (limits or Limits()).resolve(env)
+    limits = _resolved(limits or _NO_LIMITS, env)
     started_at = datetime.now(timezone.utc)
     t0 = time.perf_counter()
     tid = task_id_of(task)
@@ -220,7 +220,7 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
         "id": f"{tid}#{sample}", "task_id": tid, "input": task, "model": model_name, "sample": sample,
         "messages": state.messages, "tools": schemas, "turns": state.turns,
         "score": score, "reward": reward, "status": status, "error": error,
-        "success": status == "completed" and score >= 1.0, **code_stamp(env.reward.__module__),
+        "success": status == "completed" and score >= 1.0, **_stamp(env.reward.__module__),
         "usage": state.usage,
         "num_turns": {"assistant": state.assistant, "user": state.user, "tool_calls": state.tool_calls},
         "timing": {"started_at": started_at.isoformat().replace("+00:00", "Z"),
@@ -231,6 +231,35 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
     if sandbox is not None:
         record["sandbox"] = sandbox
     return record
+
+
+_NO_LIMITS = Limits()
+# (id(limits), id(env)) -> (limits, its fields then, env, resolved): the entry holds both, so their ids stay theirs
+_RESOLVED: dict[tuple[int, int], tuple[Limits, Limits, Environment, Limits]] = {}
+
+
+def _resolved(limits: Limits, env: Environment) -> Limits:
+    """`limits.resolve(env)`, made once per (limits, environment) pair of the process rather than per trajectory
+    (a `limits` changed since is resolved again)."""
+    key = (id(limits), id(env))
+    hit = _RESOLVED.get(key)
+    if hit is not None and hit[1] == limits:
+        return hit[3]
+    resolved = limits.resolve(env)
+    if len(_RESOLVED) < 1024:  # a run has a few environments and one Limits; a long-lived caller stays bounded
+        _RESOLVED[key] = (limits, Limits(**vars(limits)), env, resolved)
+    return resolved
+
+
+_STAMPS: dict[str, dict[str, str]] = {}
+
+
+def _stamp(module: str) -> dict[str, str]:
+    """`code_stamp(module)` by the module's name (code_stamp caches by folder, after a Path and an import lookup)."""
+    stamp = _STAMPS.get(module)
+    if stamp is None:
+        stamp = _STAMPS[module] = code_stamp(module)
+    return stamp
 
 
 class _Stop(Exception):
@@ -257,7 +286,8 @@ def _check_tool_budget(state: _State, calls: int, limits: Limits) -> None:
 
 async def _model_turn(state: _State, model: Model, request: ModelRequest) -> ModelReply:
     index = state.assistant
-    state.emit("request", turn=index, total=len(state.messages), messages=state.messages[state.sent:])
+    if state.trace is not None:  # the slice and the keywords cost a few µs a call: only for a trace
+        state.emit("request", turn=index, total=len(state.messages), messages=state.messages[state.sent:])
     state.sent = len(state.messages)
     started = time.perf_counter()
     try:
@@ -267,7 +297,8 @@ async def _model_turn(state: _State, model: Model, request: ModelRequest) -> Mod
         state.model_s += latency
         state.turns.append({"type": "model", "index": index, "latency_s": round(latency, 6),
                             "attempts": exc.attempts, "error": exc.as_dict()})
-        state.emit("reply", turn=index, latency_s=latency, error=exc.as_dict())
+        if state.trace is not None:
+            state.emit("reply", turn=index, latency_s=latency, error=exc.as_dict())
         raise _Stop("error", exc.as_dict()) from None
     state.model_s += reply.latency_s
     message = reply.message
@@ -285,8 +316,9 @@ async def _model_turn(state: _State, model: Model, request: ModelRequest) -> Mod
     if reply.tokens:  # --record-tokens: the ids and logprobs the server sent, as it sent them
         turn["tokens"] = reply.tokens
     state.turns.append(turn)
-    state.emit("reply", turn=index, message=message, finish_reason=reply.finish_reason, usage=reply.usage,
-               latency_s=reply.latency_s, attempts=reply.attempts, error=None)
+    if state.trace is not None:
+        state.emit("reply", turn=index, message=message, finish_reason=reply.finish_reason, usage=reply.usage,
+                   latency_s=reply.latency_s, attempts=reply.attempts, error=None)
     for key, value in (reply.usage or {}).items():
         if key in state.usage:
             state.usage[key] += value
@@ -315,8 +347,9 @@ async def _tool_turn(state: _State, session: Any, call: dict[str, Any], cut: boo
     state.sent = len(state.messages)  # the trace shows tool results here, not again in the next request
     state.turns.append({"type": "tool", "index": state.assistant - 1, "name": fn["name"], "call_id": call["id"],
                         "latency_s": round(latency, 6), "reward": reward, "metrics": metrics, "error": error})
-    state.emit("tool", name=fn["name"], call_id=call["id"], arguments=fn["arguments"], text=text,
-               latency_s=latency, reward=reward, error=error)
+    if state.trace is not None:
+        state.emit("tool", name=fn["name"], call_id=call["id"], arguments=fn["arguments"], text=text,
+                   latency_s=latency, reward=reward, error=error)
 
 
 def _complete_json(arguments: Any) -> bool:

@@ -81,19 +81,25 @@ class ToolSession:
         return self.runtime.schemas(self.allowed)
 
     async def _instance(self, name: str) -> str:
+        instance_id = self.instances.get(name)
+        if instance_id is not None:  # created already: no lock to take (instances are only ever added)
+            return instance_id
         async with self._lock:
             if name not in self.instances:
                 if self.closed:
                     raise ToolError("session_closed", "the tool session has ended")
                 tool = self.runtime.tools[name]
                 kwargs = dict(self.create_kwargs.get(name) or {})
-                creating = asyncio.ensure_future(tool.create(new_instance_id(), **kwargs))
-                try:
-                    instance_id = await asyncio.shield(creating)
-                except asyncio.CancelledError:
-                    # the caller gave up (its session ended), the create may still land: close() releases it
-                    self._late.append((name, creating))
-                    raise
+                if type(tool).create is Tool.create:  # the base create never suspends: nothing to shield
+                    instance_id = await tool.create(new_instance_id(), **kwargs)
+                else:
+                    creating = asyncio.ensure_future(tool.create(new_instance_id(), **kwargs))
+                    try:
+                        instance_id = await asyncio.shield(creating)
+                    except asyncio.CancelledError:
+                        # the caller gave up (its session ended), the create may still land: close() releases it
+                        self._late.append((name, creating))
+                        raise
                 if isinstance(instance_id, tuple):  # verl's and some seed tools' (instance_id, response)
                     instance_id = instance_id[0]
                 if self.closed:  # closed while the create ran

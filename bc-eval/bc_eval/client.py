@@ -150,13 +150,14 @@ def request_params(params: dict[str, Any], has_tools: bool, profile: ServerProfi
 
 def request_body(model: str, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                  params: dict[str, Any], profile: ServerProfile | None = None,
-                 record_tokens: bool = False) -> dict[str, Any]:
-    """The chat-completions body (see request_params)."""
+                 record_tokens: bool = False, flat: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The chat-completions body (see request_params; `flat`: what request_params gives for these arguments,
+    made already)."""
     body: dict[str, Any] = {"model": model,
                             "messages": [{k: m[k] for k in _SENT_KEYS if k in m} for m in messages]}
     if tools:
         body["tools"] = tools
-    body.update(request_params(params, bool(tools), profile, record_tokens))
+    body.update(request_params(params, bool(tools), profile, record_tokens) if flat is None else flat)
     return body
 
 
@@ -300,6 +301,7 @@ class ChatClient:
         self._secrets = secrets_of(api_key, headers, self.url)
         self._session: aiohttp.ClientSession | None = None
         self.profiler = Profiler(server_profile)
+        self._flat: dict[tuple[str, bool], tuple[dict[str, Any], dict[str, Any]]] = {}
 
     @property
     def profile(self) -> ServerProfile:
@@ -321,9 +323,21 @@ class ChatClient:
                                                   json_serialize=lambda o: orjson.dumps(o).decode())
         return self._session
 
+    def _flat_params(self, has_tools: bool) -> dict[str, Any]:
+        """request_params of the client's own params, made once per (profile, tools offered or not) while the
+        params stay the same (every call of a run, but a judge's with its own response_format)."""
+        key = (self.profiler.profile.name, has_tools)
+        cached = self._flat.get(key)
+        if cached is None or cached[0] != self.params:
+            cached = self._flat[key] = (dict(self.params), request_params(self.params, has_tools, self.profile,
+                                                                          self.record_tokens))
+        return cached[1]
+
     async def complete(self, request: ModelRequest) -> ModelReply:
-        body = request_body(self.model, request.messages, request.tools, {**self.params, **request.params},
-                            self.profile, self.record_tokens)
+        flat = None if request.params else self._flat_params(bool(request.tools))
+        body = request_body(self.model, request.messages, request.tools,
+                            {**self.params, **request.params} if flat is None else self.params, self.profile,
+                            self.record_tokens, flat)
         data = orjson.dumps(body)
         started = time.perf_counter()
         try:

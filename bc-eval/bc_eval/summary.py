@@ -21,7 +21,6 @@ from bc_common.records import STATUSES
 
 from .seed_report import SeedReport
 from .tokens import FIELDS as TOKEN_FIELDS
-from .tokens import turn_counts
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -152,7 +151,9 @@ class _Group:
         return out
 
 
-def _facts(row: dict[str, Any]) -> tuple:
+def _facts(row: dict[str, Any], token_turns: Counter | None = None) -> tuple:
+    """The row's counts for `_Group.add`; with `token_turns`, its answered model turns and those carrying each
+    token array are added there (tokens.turn_counts, in the same pass over the turns)."""
     tools = errors = 0
     latencies = []
     for turn in row.get("turns") or []:
@@ -162,6 +163,12 @@ def _facts(row: dict[str, Any]) -> tuple:
             errors += turn.get("error") is not None
         elif kind == "model" and turn.get("error") is None:
             latencies.append(float(turn.get("latency_s", 0.0)))
+            if token_turns is not None:
+                token_turns["model_turns"] += 1
+                tokens = turn.get("tokens")
+                if tokens:
+                    for name in TOKEN_FIELDS:
+                        token_turns[name] += isinstance(tokens.get(name), list)
     usage = row.get("usage") or {}
     cost = (row.get("cost") or {}).get("usd")
     return (float(row.get("score") or 0.0), row.get("status"), int((row.get("num_turns") or {}).get("assistant", 0)),
@@ -213,9 +220,8 @@ class Summary:
         cost = row.get("cost")
         if isinstance(cost, dict):
             self.prices[(cost.get("input_per_mtok"), cost.get("output_per_mtok"), cost.get("price_source"))] += 1
-        facts = _facts(row)
+        facts = _facts(row, self.token_turns)
         self.images += count_images(row.get("messages"))
-        self.token_turns.update(turn_counts(row.get("turns") or []))
         self.total.add(facts)
         self.by_source[source].add(facts)
         self.by_generator[f"{source}:{extra.get('generator_name', '-')}"].add(facts)
