@@ -199,6 +199,7 @@ _ORJSON_DEPTH = 1024  # orjson refuses arrays and objects nested deeper
 _DEEP_LINE = 2 * _ORJSON_DEPTH  # the shortest line nested deeper than that is longer than this
 _INT32 = 2**31  # the column of assistant turns holds C ints
 _isfinite = math.isfinite
+_new_tuple = tuple.__new__
 
 
 def decode_line(line: bytes) -> Facts | None:
@@ -231,15 +232,22 @@ def decode_line(line: bytes) -> Facts | None:
     names: list[str] = []
     errors: list[tuple[str, str]] = []
     if turns:
+        latency, name = latencies.append, names.append
         for turn in turns:
-            if turn.__class__ is _ModelTurn:
+            kind = turn.__class__
+            if kind is _ModelTurn:
                 if turn.error is None:
-                    latency = turn.latency_s
-                    latencies.append(latency if latency is not None and _isfinite(latency) else 0.0)
-            elif turn.__class__ is _ToolTurn:
-                names.append(turn.name)
+                    latency(turn.latency_s)
+            elif kind is _ToolTurn:
+                name(turn.name)
                 if turn.error is not None:
                     errors.append((turn.name, turn.error.type or "error"))
+        try:  # one pass over the latencies: a null fails the sum, an infinity or nan the test (both count as 0)
+            finite = _isfinite(sum(latencies))
+        except TypeError:
+            finite = False
+        if not finite:
+            latencies = [x if x is not None and _isfinite(x) else 0.0 for x in latencies]
     prompt_tokens = completion_tokens = 0
     if usage is not None:
         prompt, completion = usage.prompt_tokens, usage.completion_tokens
@@ -272,8 +280,8 @@ def decode_line(line: bytes) -> Facts | None:
     stamp = None
     if code_hash.__class__ is str:  # stamp_of and stamp_source on the row
         stamp = (source or top_source or "?", code_hash)
-    return Facts(rid, task_id, sample, "?" if model is None else model,
-                 bootcamp or ("?" if source is UNSET else source).removeprefix("bootcamp/"), group or "default",
-                 score, status, success if success is not None else (status == "completed" and score >= 1.0),
-                 assistant, latencies, names, errors, prompt_tokens, completion_tokens, usd, wall_s, started, stamp,
-                 None)
+    return _new_tuple(Facts, (  # Facts(...) without its Python-level __new__
+        rid, task_id, sample, "?" if model is None else model,
+        bootcamp or ("?" if source is UNSET else source).removeprefix("bootcamp/"), group or "default",
+        score, status, success if success is not None else (status == "completed" and score >= 1.0),
+        assistant, latencies, names, errors, prompt_tokens, completion_tokens, usd, wall_s, started, stamp, None))

@@ -95,7 +95,7 @@ class Run:
         self.pairs: dict[tuple[str, int], int] = {}  # (task id, sample) -> row number
         self.row_source = array("i")  # row number -> index in `sources` (to name both files of a repeat)
         self.model_source: tuple[str, str] | None = None  # (model, FILE:LINE) of the run's first row
-        self._calls: dict[int, Counter[str]] = {}  # group code -> tool calls by tool name
+        self._tool_lists: dict[tuple[int, tuple[str, ...]], int] = {}  # (group code, a row's tool names) -> rows
         self.errors_by_tool: Counter[tuple[int, str, str]] = Counter()
         self.models: Counter[str] = Counter()
         self.failures = Sample(self.max_failures, self.seed)
@@ -116,80 +116,105 @@ class Run:
 
     def add(self, row: dict[str, Any], where: str = "") -> None:
         """Count a row that passed check_report_row."""
-        self.count_facts(facts_of(row), where, row)
+        self.count_facts([(facts_of(row), 0, row)], where)
 
-    def count_facts(self, facts: Facts, where: str, row: dict[str, Any] | bytes) -> None:
-        """Count one trajectory; `row` (its dict, or its JSONL line) is kept only while the browser's sample wants
-        it, and becomes a view when the page asks for the embedded trajectories."""
-        self._check_one_run(facts, where)
-        (rid, tid, sample, model, bootcamp, group_name, score, status, passed, turns, latencies, tool_names,
-         tool_errors, prompt_tokens, completion_tokens, cost, wall_s, started, stamp, match) = facts
-        if stamp is not None:
-            self.stamps.count(*stamp)
-        if match is not None:
-            self.matches.add(match)
-        key = (bootcamp, group_name)
-        group = self.groups.get(key)
-        if group is None:
-            group = self.groups[key] = len(self.groups)
-            self._calls[group] = Counter()
-        if latencies:
-            self.latency.extend(latencies)
-            self.latency_group.extend([group] * len(latencies))
-        if tool_names:
-            self._calls[group].update(tool_names)
-        for name, etype in tool_errors:
-            self.errors_by_tool[(group, name, etype)] += 1
+    def count_facts(self, batch: list[tuple[Facts, int, dict[str, Any] | bytes]], source: str) -> None:
+        """Count trajectories, each given as (facts, line number in `source`, row); the row (its dict, or its JSONL
+        line) is kept only while the browser's sample wants it, and becomes a view when the page asks for the
+        embedded trajectories. Line number 0: `source` names the place whole.
+
+        This loop is bc-report's cost per trajectory, so every column's append is bound once per batch."""
+        score, passed_col, status_col, group_col = (self.score.append, self.passed.append, self.status.append,
+                                                    self.group.append)
+        turns_col, calls_col, errors_col = self.turns.append, self.tool_calls.append, self.tool_errors.append
+        prompt_col, completion_col, cost_col = (self.prompt_tokens.append, self.completion_tokens.append,
+                                                self.cost.append)
+        wall_col, started_col, source_col = self.wall_s.append, self.started.append, self.row_source.append
+        latency, latency_group = self.latency.extend, self.latency_group.extend
+        groups, tasks, pairs, models, tool_lists = self.groups, self.tasks, self.pairs, self.models, self._tool_lists
+        stamps, status_code = self.stamps.seen, STATUS_CODE
+        first_model = None if self.model_source is None else self.model_source[0]
+        source_index = max(0, len(self.sources) - 1)
         index = len(self.score)
-        self.score.append(score)
-        self.passed.append(passed)
-        self.status.append(STATUS_CODE[status])
-        self.group.append(group)
-        self.turns.append(turns)
-        self.tool_calls.append(len(tool_names))
-        self.tool_errors.append(len(tool_errors))
-        self.prompt_tokens.append(prompt_tokens)
-        self.completion_tokens.append(completion_tokens)
-        self.cost.append(cost)
-        self.wall_s.append(wall_s)
-        self.started.append(started)
-        self.models[model] += 1
-        tally = self.tasks.get(tid)
-        if tally is None:
-            tally = self.tasks[tid] = [0, 0, 0.0, group]
-        tally[0] += 1
-        tally[1] += passed
-        tally[2] += score
-        self.pairs[(tid, sample)] = index
-        self.row_source.append(max(0, len(self.sources) - 1))
-        pool = self.passes if passed else self.failures
-        h = pool.wants(rid)
-        if h is not None:  # the view is made later, for the rows still in the sample at the end
-            pool.keep(h, rid, _Kept(facts, where, row))
+        for facts, lineno, row in batch:
+            (rid, tid, sample, model, bootcamp, group_name, score_, status, passed, turns, latencies, tool_names,
+             tool_errors, prompt_tokens, completion_tokens, cost, wall_s, started, stamp, match) = facts
+            if model != first_model:
+                self._other_model(model, _where(source, lineno))
+                first_model = model
+            if pairs.setdefault((tid, sample), index) != index:
+                self._repeat(tid, sample, _where(source, lineno))
+            if stamp is not None:
+                by_hash = stamps.get(stamp[0])
+                if by_hash is None:
+                    by_hash = stamps[stamp[0]] = Counter()
+                by_hash[stamp[1]] += 1
+            if match is not None:
+                self.matches.add(match)
+            group = groups.get((bootcamp, group_name))
+            if group is None:
+                group = groups[(bootcamp, group_name)] = len(groups)
+            if latencies:
+                latency(latencies)
+                latency_group([group] * len(latencies))
+            if tool_names:
+                key = (group, tuple(tool_names))
+                tool_lists[key] = tool_lists.get(key, 0) + 1
+            for name, etype in tool_errors:
+                self.errors_by_tool[(group, name, etype)] += 1
+            score(score_)
+            passed_col(passed)
+            status_col(status_code[status])
+            group_col(group)
+            turns_col(turns)
+            calls_col(len(tool_names))
+            errors_col(len(tool_errors))
+            prompt_col(prompt_tokens)
+            completion_col(completion_tokens)
+            cost_col(cost)
+            wall_col(wall_s)
+            started_col(started)
+            source_col(source_index)
+            models[model] += 1
+            tally = tasks.get(tid)
+            if tally is None:
+                tally = tasks[tid] = [0, 0, 0.0, group]
+            tally[0] += 1
+            tally[1] += passed
+            tally[2] += score_
+            index += 1
+            pool = self.passes if passed else self.failures
+            h = pool.wants(rid)
+            if h is not None:  # the view is made later, for the rows still in the sample at the end
+                pool.keep(h, rid, _Kept(facts, _where(source, lineno), row))
 
     @property
     def calls_by_tool(self) -> Counter[tuple[int, str]]:
         """Tool calls by (group code, tool name)."""
-        return Counter({(group, name): n for group, calls in self._calls.items() for name, n in calls.items()})
+        calls: Counter[tuple[int, str]] = Counter()
+        for (group, names), rows in self._tool_lists.items():
+            for name in names:
+                calls[(group, name)] += rows
+        return calls
 
-    def _check_one_run(self, facts: Facts, where: str) -> None:
-        """Refuse rows that cannot belong to one run: a (task, sample) seen before (overlapping shards, a file
-        given twice) or another model than the run's first row. Both name the two places and `--compare`."""
-        model = facts.model
+    # A run's rows come from one model and never repeat a (task, sample): others are overlapping shards, a file
+    # given twice, or two runs that belong side by side. Both errors name the two places and `--compare`.
+    def _other_model(self, model: str, where: str) -> None:
+        """The first row names the run's model; a row of another model is refused."""
         if self.model_source is None:
             self.model_source = (model, where)
-        elif model != self.model_source[0]:
-            first_model, first_where = self.model_source
-            raise InputError(f"model {model!r} here, but {first_where} is from model {first_model!r}: the files "
-                             "of one run hold one model; to set runs side by side give the other one with "
-                             "--compare FILE", source=where or None)
-        key = (facts.task_id, facts.sample)
-        if key in self.pairs:
-            first = self.sources[self.row_source[self.pairs[key]]] if self.sources else "an earlier row"
-            same = " (the same file)" if self.sources and first == self.sources[-1] else ""
-            raise InputError(f"task {key[0]!r} sample {key[1]} is already in {first}{same}: the files of one run "
-                             "are shards that never repeat a (task, sample); to set two runs side by side give "
-                             "the other one with --compare FILE", source=where or None)
+            return
+        first_model, first_where = self.model_source
+        raise InputError(f"model {model!r} here, but {first_where} is from model {first_model!r}: the files "
+                         "of one run hold one model; to set runs side by side give the other one with "
+                         "--compare FILE", source=where or None)
+
+    def _repeat(self, task_id: str, sample: int, where: str) -> None:
+        first = self.sources[self.row_source[self.pairs[(task_id, sample)]]] if self.sources else "an earlier row"
+        same = " (the same file)" if self.sources and first == self.sources[-1] else ""
+        raise InputError(f"task {task_id!r} sample {sample} is already in {first}{same}: the files of one run "
+                         "are shards that never repeat a (task, sample); to set two runs side by side give "
+                         "the other one with --compare FILE", source=where or None)
 
     def read_files(self, paths: Iterable[str], *, skip_invalid: bool = False, partial: bool = True) -> None:
         """Stream every trajectory of `paths` ('-' is stdin) into this run; bad rows raise InputError naming
@@ -213,6 +238,8 @@ class Run:
         source = display_name(path)
         stats = self.read
         fh = open_binary(path)
+        batch: list[tuple[Facts, int, bytes]] = []  # decoded lines, counted together; before a line that needs the
+        # full decode the batch is counted first, so rows keep their order and errors their place
         collecting = gc.isenabled()
         gc.disable()  # the loop makes no reference cycles: the collector's passes over the tallies are waste
         try:
@@ -220,22 +247,33 @@ class Run:
                 if lineno == 1 and line.startswith(BOM):  # as iter_lines: a byte order mark is not data
                     line = line[3:]
                 facts = decode_line(line)  # JSON allows the line's ending (whitespace) after the value
-                if facts is None:
-                    line = line.rstrip(b"\r\n")
-                    if not line.strip():
+                if facts is not None:
+                    batch.append((facts, lineno, line))
+                    if len(batch) < _BATCH:
                         continue
-                    try:
-                        row = self._full(line, source, lineno)
-                    except InputError as exc:
-                        if not skip_invalid:
-                            raise
-                        stats.skip(exc)
-                        continue
-                    stats.read += 1
-                    self.add(row, f"{source}:{lineno}")
-                else:
-                    stats.read += 1
-                    self.count_facts(facts, f"{source}:{lineno}", line)
+                    self.count_facts(batch, source)
+                    stats.read += len(batch)
+                    batch.clear()
+                    continue
+                if batch:
+                    self.count_facts(batch, source)
+                    stats.read += len(batch)
+                    batch.clear()
+                line = line.rstrip(b"\r\n")
+                if not line.strip():
+                    continue
+                try:
+                    row = self._full(line, source, lineno)
+                except InputError as exc:
+                    if not skip_invalid:
+                        raise
+                    stats.skip(exc)
+                    continue
+                stats.read += 1
+                self.add(row, f"{source}:{lineno}")
+            if batch:
+                self.count_facts(batch, source)
+                stats.read += len(batch)
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             raise InputError(f"read failed: {exc}", source=source) from None
         finally:
@@ -275,6 +313,13 @@ class Run:
 
 
 _STRUCTURED = (".json", ".json.gz", ".parquet")  # read_records reads these whole-row
+
+
+_BATCH = 256  # lines decoded before they are counted (their bytes are held until then)
+
+
+def _where(source: str, lineno: int) -> str:
+    return f"{source}:{lineno}" if lineno else source
 
 
 class _Kept(NamedTuple):
