@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 
@@ -178,6 +179,8 @@ def test_rows_are_deterministic_however_they_are_drawn(name):
     backward = TaskSet(bootcamp, seed=7, split="train")
     rows = [forward[i] for i in range(12)]
     assert [backward[i] for i in reversed(range(12))] == rows[::-1]
+    for row in rows:  # the prompt is fully rendered: no template field left in it
+        assert re.search(r"\{[A-Za-z_][A-Za-z_0-9]+", row["prompt"][0]["content"]) is None
     assert [TaskSet(bootcamp, seed=8, split="train")[i] for i in range(12)] != rows
 
 

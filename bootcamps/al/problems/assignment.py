@@ -70,9 +70,8 @@ class Assignment(Problem):
 
     def statement(self, inst: dict[str, Any]) -> str:
         n = len(inst["cost"])
-        head = "        " + "".join(f"job {j:<3} " for j in range(1, n + 1))
-        rows = "\n".join(f"worker {w:<2}" + "".join(f"{c:>6}  " for c in row)
-                         for w, row in enumerate(inst["cost"], start=1))
+        head = " " * 9 + "".join(f"{'job ' + str(j):>7}" for j in range(1, n + 1))
+        rows = "\n".join(f"worker {w:<2}" + "".join(f"{c:>7}" for c in row) for w, row in enumerate(inst["cost"], start=1))
         return (f"The cost of each worker doing each job:\n{head}\n{rows}\n\nGive each of the {n} workers a "
                 "different job so that the total cost is as small as possible.")
 

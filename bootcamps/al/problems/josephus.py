@@ -46,10 +46,10 @@ class Josephus(Problem):
         n, k = inst["people"], inst["step"]
         first = inst.get("first", 1)
         return (f"{n} people stand in a circle, numbered 1 to {n} clockwise. Counting starts at person {first}: "
-                f"count {k} people clockwise (person {first} is the first counted) and remove the {k}th; counting "
-                f"resumes at the next person still in the circle, and again every {k}th person counted is removed, until one "
-                f"person is left.\n\nWho are the last {LAST} people removed (the one left at the end counts as "
-                "removed last)?")
+                f"count {k} people clockwise (person {first} is the first counted) and remove the last one counted; "
+                f"counting resumes at the next person still in the circle, and again the last of every {k} counted "
+                f"is removed, until one person is left.\n\nWho are the last {LAST} people removed (the one left at "
+                "the end counts as removed last)?")
 
     def check(self, inst: dict[str, Any], answer: list[int]) -> str | None:
         return None if answer == inst["solution"] else "not the last three, in order"

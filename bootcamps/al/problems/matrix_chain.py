@@ -105,7 +105,7 @@ class MatrixChain(Problem):
         rows = "\n".join(f"A{k}: {dims[k - 1]} x {dims[k]}" for k in range(1, len(dims)))
         return (f"Matrices and their sizes (rows x columns):\n{rows}\n\nThe product A1 A2 ... A{len(dims) - 1} can be "
                 "computed in any bracketing; multiplying a p x q matrix by a q x r matrix costs p*q*r scalar "
-                "multiplications. Find a bracketing with the least total cost.")
+                "multiplications. Find the least total cost, and a bracketing that reaches it.")
 
     def show(self, answer: tuple[int, Tree]) -> str:
         return f"{answer[0]}; {show_tree(answer[1])}"
