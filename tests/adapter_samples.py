@@ -12,7 +12,9 @@ RC_SAMPLE = ("rc/controlled_code_execution", "rc/planning", "rc/sequential_induc
              "rc/defeasible_nli")
 # os games (connection games): a row costs 0.05-0.15 s
 OS_SAMPLE = ("os/hex",)
-SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE, "os": OS_SAMPLE}
+# pencil puzzles (SAT-proved unique): a tents row costs 0.02-0.07 s
+PZ_SAMPLE = ("pz/tents",)
+SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE, "os": OS_SAMPLE, "pz": PZ_SAMPLE}
 
 
 def sampled(names: list[str]) -> list[str]:

@@ -1,0 +1,11 @@
+"""Every puzzle type of the collection, by name."""
+from __future__ import annotations
+
+from ..puzzle import Puzzle
+from .kenken import Kenken
+from .mosaic import Mosaic
+from .nonogram import Nonogram
+from .skyscrapers import Skyscrapers
+from .tents import Tents
+
+PUZZLES: dict[str, Puzzle] = {p.name: p for p in (Kenken(), Mosaic(), Nonogram(), Skyscrapers(), Tents())}

@@ -1,0 +1,71 @@
+"""What the Latin-square puzzles share (skyscrapers, kenken, killer sudoku): the one-hot encoding of an n x n grid
+of 1..n with every value once per row and column (and per box), a random filled grid, the digit-grid checks."""
+from __future__ import annotations
+
+import random
+
+from ..puzzle import Grid, shape_problem
+from ..sat import CNF, one_hot, solve
+
+
+def latin_cnf(n: int, box: tuple[int, int] | None = None) -> tuple[CNF, list[list[dict[int, int]]]]:
+    """x[i][j][v]: cell (i, j) holds v; every value once per row, column (and box of `box` rows x cols)."""
+    cnf = CNF()
+    flat = one_hot(cnf, n * n, range(1, n + 1))
+    x = [flat[i * n:(i + 1) * n] for i in range(n)]
+    units = [[(i, j) for j in range(n)] for i in range(n)] + [[(i, j) for i in range(n)] for j in range(n)]
+    if box:
+        h, w = box
+        units += [[(a + i, b + j) for i in range(h) for j in range(w)] for a in range(0, n, h) for b in range(0, n, w)]
+    for unit in units:
+        for v in range(1, n + 1):
+            cnf.exactly_one([x[i][j][v] for i, j in unit])
+    return cnf, x
+
+
+def decode(model: set[int], x: list[list[dict[int, int]]]) -> Grid:
+    return [[str(next(v for v, lit in cell.items() if lit in model)) for cell in row] for row in x]
+
+
+def shown(x: list[list[dict[int, int]]]) -> list[int]:
+    return [lit for row in x for cell in row for lit in cell.values()]
+
+
+def random_grid(rng: random.Random, n: int, box: tuple[int, int] | None = None) -> Grid:
+    """A random filled grid: the SAT solver's grid for shuffled clauses, its symbols then permuted."""
+    cnf, x = latin_cnf(n, box)
+    clauses = list(cnf.clauses)
+    rng.shuffle(clauses)
+    seeds = [(rng.randrange(n), rng.randrange(n), rng.randrange(1, n + 1)) for _ in range(2)]
+    model = solve(clauses + [[x[i][j][v]] for i, j, v in seeds[:1]])
+    grid = decode(model, x)
+    symbols = [str(v) for v in range(1, n + 1)]
+    rng.shuffle(symbols)
+    return [[symbols[int(c) - 1] for c in row] for row in grid]
+
+
+def cyclic(n: int, box: tuple[int, int] | None = None) -> Grid:
+    """The textbook filled grid (row i shifted by i; for boxes the usual band shift)."""
+    if box is None:
+        return [[str((i + j) % n + 1) for j in range(n)] for i in range(n)]
+    h, w = box
+    return [[str((w * (i % h) + i // h + j) % n + 1) for j in range(n)] for i in range(n)]
+
+
+def latin_problems(grid: Grid, n: int, box: tuple[int, int] | None = None) -> list[str]:
+    """The shape and repetition rules of a Latin grid (of a sudoku with `box`), as sentences."""
+    found = shape_problem(grid, n, n, {str(v) for v in range(1, n + 1)})
+    if found:
+        return found
+    for i in range(n):
+        if len(set(grid[i])) != n:
+            found.append(f"row {i + 1} repeats a value")
+        if len({grid[k][i] for k in range(n)}) != n:
+            found.append(f"column {i + 1} repeats a value")
+    if box:
+        h, w = box
+        for a in range(0, n, h):
+            for b in range(0, n, w):
+                if len({grid[a + i][b + j] for i in range(h) for j in range(w)}) != n:
+                    found.append(f"the box at row {a + 1}, column {b + 1} repeats a value")
+    return found

@@ -1,0 +1,126 @@
+"""pz/<puzzle>: the rules each verifier checks (hand-made grids), the SAT helpers and the uniqueness proof, seeded
+rows, and the collection listed unavailable without pycosat."""
+import itertools
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("pycosat")
+
+from bc_common.catalog import get_bootcamp  # noqa: E402
+from bc_common.tasks import TaskSet  # noqa: E402
+from bootcamps.pz.policy import corrupt  # noqa: E402
+from bootcamps.pz.puzzle import parse_answer  # noqa: E402
+from bootcamps.pz.puzzles import PUZZLES  # noqa: E402
+from bootcamps.pz.puzzles.tents import matched  # noqa: E402
+from bootcamps.pz.reward import PzRewardCalculator  # noqa: E402
+from bootcamps.pz.sat import CNF, block, solve, unique  # noqa: E402
+
+
+def score(identity, rows):
+    return PzRewardCalculator.verify_score("<answer>\n" + "\n".join(rows) + "\n</answer>", identity)
+
+
+NONOGRAM = {"puzzle": "nonogram", "size": 3, "rows": [[1], [3], [1]], "cols": [[1], [3], [1]]}
+MOSAIC = {"puzzle": "mosaic", "size": 3, "clues": ["1..", ".2.", "..1"]}
+SKYSCRAPERS = {"puzzle": "skyscrapers", "size": 3, "top": [3, 2, 1], "bottom": [0, 0, 0], "left": [0, 0, 0],
+               "right": [0, 0, 0], "givens": ["...", "...", "..."]}
+TENTS = {"puzzle": "tents", "size": 3, "trees": ["T..", "...", "..T"], "rows": [1, 0, 1], "cols": [0, 2, 0]}
+KENKEN = {"puzzle": "kenken", "size": 3, "cages": [
+    {"cells": [[0, 0], [0, 1]], "op": "+", "target": 3}, {"cells": [[0, 2]], "op": "=", "target": 3},
+    {"cells": [[1, 0], [2, 0]], "op": "x", "target": 6}, {"cells": [[1, 1], [1, 2]], "op": "-", "target": 2},
+    {"cells": [[2, 1], [2, 2]], "op": "-", "target": 1}]}
+
+# (identity, a solution, one rule broken, an alternative solution where the rules allow one)
+CASES = {
+    "kenken": (KENKEN, ["1 2 3", "2 3 1", "3 1 2"], ["2 1 3", "1 3 2", "3 2 1"], None),
+    "nonogram": (NONOGRAM, [". # .", "# # #", ". # ."], [". # .", "# # #", "# . ."], None),
+    "mosaic": (MOSAIC, ["# . .", ". . .", ". . #"], ["# . .", ". # .", ". . #"], [". # .", ". . .", ". # ."]),
+    "skyscrapers": (SKYSCRAPERS, ["1 2 3", "2 3 1", "3 1 2"], ["1 3 2", "2 1 3", "3 2 1"], None),
+    "tents": (TENTS, ["T A .", ". . .", ". A T"], ["T . .", "A . .", ". A T"], None),
+}
+
+
+def test_every_puzzle_has_hand_cases():
+    assert set(CASES) == set(PUZZLES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_verifier_on_hand_made_grids(name):
+    identity, right, broken, alternative = CASES[name]
+    assert score(identity, right) == 1.0
+    assert score(identity, broken) == 0.0
+    assert PUZZLES[name].violations(parse_answer("<answer>\n" + "\n".join(broken) + "\n</answer>",
+                                                 numbers=False), identity)
+    if alternative:
+        assert score(identity, alternative) == 1.0
+    assert score(identity, right[:-1]) == 0.0  # a row short
+    assert score(identity, [r + " ." for r in right]) == 0.0  # a column too many
+    assert score(identity, [right[0].replace(right[0][0], "X", 1), *right[1:]]) == 0.0  # a foreign symbol
+    assert PzRewardCalculator.verify_score("\n".join(right), identity) == 0.0  # no answer block
+
+
+def test_tents_pairs_each_tent_with_its_own_tree():
+    assert matched([(1, 0), (0, 1)], [(0, 0), (1, 1)])
+    assert not matched([(1, 0), (0, 1)], [(0, 0), (2, 2)])  # one tree, two tents beside it
+
+
+def test_cardinality_encodings_match_brute_force():
+    for n in range(1, 6):
+        for k in range(n + 1):
+            for kind, holds in (("at_most", lambda s, k=k: s <= k), ("at_least", lambda s, k=k: s >= k),
+                                ("exactly", lambda s, k=k: s == k)):
+                cnf = CNF()
+                xs = cnf.new(n)
+                getattr(cnf, kind)(xs, k)
+                for bits in itertools.product((0, 1), repeat=n):
+                    units = [[x if b else -x] for x, b in zip(xs, bits, strict=True)]
+                    assert (solve(cnf.clauses + units) is not None) == holds(sum(bits)), (kind, n, k, bits)
+
+
+def test_uniqueness_proof_tells_one_solution_from_two():
+    two = {"puzzle": "nonogram", "size": 2, "rows": [[1], [1]], "cols": [[1], [1]]}  # either diagonal
+    puzzle = PUZZLES["nonogram"]
+    cnf, x = puzzle._cnf(two)
+    model = solve(cnf.clauses)
+    shown = [v for row in x for v in row]
+    assert not unique(cnf.clauses, model, shown)
+    assert score(two, ["# .", ". #"]) == score(two, [". #", "# ."]) == 1.0
+    cnf, x = puzzle._cnf(NONOGRAM)
+    model = solve(cnf.clauses)
+    assert unique(cnf.clauses, model, [v for row in x for v in row])
+    assert solve(cnf.clauses + [block(model, [v for row in x for v in row])]) is None
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+def test_rows_are_deterministic_unique_and_solved(name):
+    manifest = get_bootcamp(f"pz/{name}")
+    puzzle = PUZZLES[name]
+    for group in manifest.group_list():
+        tasks = TaskSet(manifest, seed=5, split="train", groups=[group.name])
+        again = TaskSet(manifest, seed=5, split="train", groups=[group.name])
+        assert again[0] == tasks[0]  # item i alone, whatever was made before it (shards)
+        assert TaskSet(manifest, seed=6, split="train", groups=[group.name])[0] != tasks[0]
+        identity = tasks[0]["reward_model"]["ground_truth"]
+        solution = puzzle.solve(identity)
+        assert puzzle.violations(solution, identity) == []
+        assert puzzle.violations(puzzle.start(identity), identity)  # the puzzle as shown is not solved
+        wrong = corrupt(solution, puzzle.start(identity), puzzle.blank, puzzle.symbols(identity),
+                        __import__("random").Random(0))
+        assert puzzle.violations(wrong, identity)
+
+
+def test_collection_is_unavailable_without_pycosat():
+    code = ("import sys; sys.modules['pycosat'] = None\n"
+            "from bc_common.catalog import get_bootcamp\n"
+            "import bootcamps.pz as pz\n"
+            "print(pz.bootcamp.extra, pz.bootcamp.missing)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "puzzles ['pycosat']"
+
+
+def test_hostile_identity_and_text_score_zero():
+    assert PzRewardCalculator.verify_score("<answer>" + "#" * 5000 + "</answer>", NONOGRAM) == 0.0
+    assert PzRewardCalculator.verify_score("<answer>\n" + "# \n" * 40 + "</answer>", NONOGRAM) == 0.0
