@@ -109,8 +109,12 @@ class Problem:
 
 # -- answer parsers ----------------------------------------------------------------------------------------------
 def numbers(body: str, limit: int = MAX_ITEMS) -> list[int] | None:
-    """`"3 1 4"`, `"3, 1, 4"`, `"3 -> 1 -> 4"` -> [3, 1, 4]; None unless every token is a plain integer."""
-    tokens = [t for t in _TOKENS.split(body.strip()) if t]
+    """`"3 1 4"`, `"3, 1, 4"`, `"[3, 1, 4]"`, `"3 -> 1 -> 4"` -> [3, 1, 4]; None unless every token is a plain
+    integer."""
+    body = body.strip()
+    if body[:1] + body[-1:] in ("[]", "()"):  # one pair of enclosing brackets, as a list is often written
+        body = body[1:-1]
+    tokens = [t for t in _TOKENS.split(body) if t]
     if len(tokens) > limit or not all(_INT.fullmatch(t) for t in tokens):
         return None
     return [int(t) for t in tokens]

@@ -109,7 +109,8 @@ def test_an_identity_of_another_problem_is_refused():
 
 
 def test_answer_parsers():
-    assert numbers("3 -> 1 -> 4") == [3, 1, 4] and numbers("3,1;4") == [3, 1, 4] and numbers("") == []
+    assert numbers("3 -> 1 -> 4") == [3, 1, 4] == numbers("3,1;4") == numbers(" [3, 1, 4] ") and numbers("") == []
+    assert numbers("[3, 1, 4") is None and numbers("[[3]]") is None
     assert numbers("1 2e3") is None and numbers("١٢") is None and numbers("1 " * 401) is None
     assert pairs("1-4, 2-3") == [(1, 4), (2, 3)] == pairs("(1, 4)\n(2,3)") == pairs("1:4; 2:3")
     assert pairs("1-4 x") is None and pairs("1 4") is None
