@@ -62,10 +62,10 @@ def answer_space(name: str) -> tuple[int | None, str | None]:
     """(k, None) when the default group's answers are a decision among k labels (bootcamps/rc/balance.py);
     (None, why) when its training sample repeats answers (a small space the balance flattens); else (None, None)."""
     from bc_common.answer_balance import small_space
-    from bootcamps.rc import balance
+    from bootcamps.rc import balance, tasks
     from bootcamps.rc.tasks import config_class
 
-    config = config_class(name)()
+    config = config_class(name)(**tasks.default_params(name))  # the default group's
     params = {f: getattr(config, f) for f in config.__dataclass_fields__ if f != "level"}
     key = balance.config_key(params)
     k = balance.balance(name, key, config.level).labels

@@ -37,7 +37,7 @@ class Collection:
         elif name in SMALL:  # answers repeat; the balance flattens them
             conformance.update(small_answer_space=SMALL[name])
         return Bootcamp(description=tasks.description(name), generator=generator_class(name),
-                        reward=RCRewardCalculator, policy=RCPolicy, groups=tasks.groups(),
+                        reward=RCRewardCalculator, policy=RCPolicy, groups=tasks.groups(name),
                         conformance=conformance, baselines=list(BASELINES))
 
 

@@ -118,11 +118,23 @@ def _camel(name: str) -> str:
     return "".join(part[:1].upper() + part[1:] for part in name.split("_"))
 
 
-def groups() -> list[Group]:
-    """`default` (level 0, the default mix) and `level_1` .. `level_4` (reasoning-core's difficulty levels;
-    ratio 0: chosen with `--group level_N`)."""
-    return [Group("default", {}, ratio=1.0)] + [Group(f"level_{k}", {"level": k}, ratio=0.0)
-                                              for k in range(1, LEVELS)]
+# The `default` group's knobs where reasoning-core's level-0 defaults make a group that fails a conformance check
+# for a reason of size rather than of the task: task -> (knobs, why), the task's own knobs. Only the default group
+# changes: the level_N groups stay reasoning-core's levels, and `--set` applies on top.
+DEFAULTS: dict[str, tuple[dict[str, Any], str]] = {
+}
+
+
+def default_params(name: str) -> dict[str, Any]:
+    """The `default` group's parameters: level 0 with reasoning-core's knobs, less what `DEFAULTS` changes."""
+    return dict(DEFAULTS[name][0]) if name in DEFAULTS else {}
+
+
+def groups(name: str) -> list[Group]:
+    """`default` (level 0 with the task's knobs, or those `DEFAULTS` changes; the default mix) and `level_1` ..
+    `level_4` (reasoning-core's difficulty levels; ratio 0: chosen with `--group level_N`)."""
+    return [Group("default", default_params(name), ratio=1.0)] + [Group(f"level_{k}", {"level": k}, ratio=0.0)
+                                                                  for k in range(1, LEVELS)]
 
 
 def make_item(name: str, params: dict[str, Any], level: int, seed: int) -> dict[str, Any]:
