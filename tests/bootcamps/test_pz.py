@@ -1,6 +1,7 @@
 """pz/<puzzle>: the rules each verifier checks (hand-made grids), the SAT helpers and the uniqueness proof, seeded
 rows, and the collection listed unavailable without pycosat."""
 import itertools
+import random
 import subprocess
 import sys
 
@@ -31,9 +32,19 @@ KENKEN = {"puzzle": "kenken", "size": 3, "cages": [
     {"cells": [[0, 0], [0, 1]], "op": "+", "target": 3}, {"cells": [[0, 2]], "op": "=", "target": 3},
     {"cells": [[1, 0], [2, 0]], "op": "x", "target": 6}, {"cells": [[1, 1], [1, 2]], "op": "-", "target": 2},
     {"cells": [[2, 1], [2, 2]], "op": "-", "target": 1}]}
+# a 4x4 killer sudoku (2x2 boxes): cages of the grid 1234/3412/2143/4321
+KILLER = {"puzzle": "killer_sudoku", "size": 4, "cages": [
+    {"cells": [[0, 0], [0, 1]], "sum": 3}, {"cells": [[0, 2], [0, 3]], "sum": 7},
+    {"cells": [[1, 0], [2, 0]], "sum": 5}, {"cells": [[1, 1], [1, 2], [1, 3]], "sum": 7},
+    {"cells": [[2, 1], [2, 2], [2, 3]], "sum": 8}, {"cells": [[3, 0], [3, 1]], "sum": 7},
+    {"cells": [[3, 2], [3, 3]], "sum": 3}]}
+AKARI = {"puzzle": "akari", "size": 3, "board": [".1.", "...", "#.."]}
 
 # (identity, a solution, one rule broken, an alternative solution where the rules allow one)
 CASES = {
+    "akari": (AKARI, ["L 1 .", ". . L", "# L ."], ["L 1 L", ". . .", "# L ."], None),
+    "killer_sudoku": (KILLER, ["1 2 3 4", "3 4 1 2", "2 1 4 3", "4 3 2 1"], ["2 1 3 4", "3 4 1 2", "1 2 4 3",
+                                                                          "4 3 2 1"], None),
     "kenken": (KENKEN, ["1 2 3", "2 3 1", "3 1 2"], ["2 1 3", "1 3 2", "3 2 1"], None),
     "nonogram": (NONOGRAM, [". # .", "# # #", ". # ."], [". # .", "# # #", "# . ."], None),
     "mosaic": (MOSAIC, ["# . .", ". . .", ". . #"], ["# . .", ". # .", ". . #"], [". # .", ". . .", ". # ."]),
@@ -97,18 +108,18 @@ def test_uniqueness_proof_tells_one_solution_from_two():
 def test_rows_are_deterministic_unique_and_solved(name):
     manifest = get_bootcamp(f"pz/{name}")
     puzzle = PUZZLES[name]
-    for group in manifest.group_list():
-        tasks = TaskSet(manifest, seed=5, split="train", groups=[group.name])
-        again = TaskSet(manifest, seed=5, split="train", groups=[group.name])
-        assert again[0] == tasks[0]  # item i alone, whatever was made before it (shards)
-        assert TaskSet(manifest, seed=6, split="train", groups=[group.name])[0] != tasks[0]
-        identity = tasks[0]["reward_model"]["ground_truth"]
+    groups = manifest.group_list()
+    for group in groups:
+        identity = TaskSet(manifest, seed=5, split="train", groups=[group.name])[0]["reward_model"]["ground_truth"]
         solution = puzzle.solve(identity)
         assert puzzle.violations(solution, identity) == []
         assert puzzle.violations(puzzle.start(identity), identity)  # the puzzle as shown is not solved
-        wrong = corrupt(solution, puzzle.start(identity), puzzle.blank, puzzle.symbols(identity),
-                        __import__("random").Random(0))
+        wrong = corrupt(solution, puzzle.start(identity), puzzle.blank, puzzle.symbols(identity), random.Random(0))
         assert puzzle.violations(wrong, identity)
+    first = groups[0].name
+    row = TaskSet(manifest, seed=5, split="train", groups=[first])[0]
+    assert TaskSet(manifest, seed=5, split="train", groups=[first])[0] == row  # item i alone: shards agree
+    assert TaskSet(manifest, seed=6, split="train", groups=[first])[0] != row
 
 
 def test_collection_is_unavailable_without_pycosat():

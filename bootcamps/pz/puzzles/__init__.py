@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 from ..puzzle import Puzzle
+from .akari import Akari
 from .kenken import Kenken
+from .killer_sudoku import KillerSudoku
 from .mosaic import Mosaic
 from .nonogram import Nonogram
 from .skyscrapers import Skyscrapers
 from .tents import Tents
 
-PUZZLES: dict[str, Puzzle] = {p.name: p for p in (Kenken(), Mosaic(), Nonogram(), Skyscrapers(), Tents())}
+PUZZLES: dict[str, Puzzle] = {p.name: p for p in (Akari(), Kenken(), KillerSudoku(), Mosaic(), Nonogram(),
+                                                  Skyscrapers(), Tents())}

@@ -31,8 +31,8 @@ def value(op: str, values: list[int]) -> int | None:
     return big // small if big % small == 0 else None
 
 
-def cages(rng: random.Random, n: int) -> list[list[tuple[int, int]]]:
-    """A random cut of the grid into connected cages of 1 to 4 cells (mostly 2 or 3)."""
+def cages(rng: random.Random, n: int, weights: tuple[int, ...] = (1, 5, 4, 1)) -> list[list[tuple[int, int]]]:
+    """A random cut of the grid into connected cages of 1 to 4 cells (drawn with `weights`: mostly 2 or 3)."""
     owner: dict[tuple[int, int], int] = {}
     out: list[list[tuple[int, int]]] = []
     cells = [(i, j) for i in range(n) for j in range(n)]
@@ -40,7 +40,7 @@ def cages(rng: random.Random, n: int) -> list[list[tuple[int, int]]]:
     for c in cells:
         if c in owner:
             continue
-        size = rng.choices((1, 2, 3, 4), weights=(1, 5, 4, 1))[0]
+        size = rng.choices((1, 2, 3, 4), weights=weights)[0]
         cage = [c]
         owner[c] = len(out)
         while len(cage) < size:

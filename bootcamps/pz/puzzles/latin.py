@@ -32,16 +32,28 @@ def shown(x: list[list[dict[int, int]]]) -> list[int]:
 
 
 def random_grid(rng: random.Random, n: int, box: tuple[int, int] | None = None) -> Grid:
-    """A random filled grid: the SAT solver's grid for shuffled clauses, its symbols then permuted."""
+    """A random filled grid: the SAT solver's grid for shuffled clauses and a random first cell, then its symbols,
+    its rows and its columns permuted (within bands and stacks, and bands and stacks as wholes, under boxes)."""
     cnf, x = latin_cnf(n, box)
     clauses = list(cnf.clauses)
     rng.shuffle(clauses)
-    seeds = [(rng.randrange(n), rng.randrange(n), rng.randrange(1, n + 1)) for _ in range(2)]
-    model = solve(clauses + [[x[i][j][v]] for i, j, v in seeds[:1]])
+    model = solve(clauses + [[x[rng.randrange(n)][rng.randrange(n)][rng.randrange(1, n + 1)]]])
     grid = decode(model, x)
     symbols = [str(v) for v in range(1, n + 1)]
     rng.shuffle(symbols)
-    return [[symbols[int(c) - 1] for c in row] for row in grid]
+    h, w = box or (1, 1)
+    rows = _order(rng, n, h)
+    cols = _order(rng, n, w)
+    return [[symbols[int(grid[i][j]) - 1] for j in cols] for i in rows]
+
+
+def _order(rng: random.Random, n: int, block: int) -> list[int]:
+    """A random order of 0..n-1 that keeps blocks of `block` together (blocks and their insides shuffled)."""
+    blocks = [list(range(b, b + block)) for b in range(0, n, block)]
+    rng.shuffle(blocks)
+    for b in blocks:
+        rng.shuffle(b)
+    return [i for b in blocks for i in b]
 
 
 def cyclic(n: int, box: tuple[int, int] | None = None) -> Grid:
