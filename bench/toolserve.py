@@ -235,9 +235,18 @@ def main() -> int:
             total = len(latencies)
             errors = sum(served.failed for _, served in pairs)
             failed += errors
+            echo_latencies = [t for echo, _ in pairs for t in echo.latencies]
+            cpu = {name: sorted(run.cpu.get(name, 0.0) for _, run in pairs)[len(pairs) // 2]
+                   for name in pairs[0][1].cpu}
+            echo_cpu = {name: sorted(echo.cpu.get(name, 0.0) for echo, _ in pairs)[len(pairs) // 2]
+                        for name in pairs[0][0].cpu}
             print(f"{shape}: ratio toolserve/echo calls/s {ratios[len(ratios) // 2]:.2f} (runs: "
                   f"{', '.join(f'{r:.2f}' for r in ratios)})   success {(total - errors) / total:.2%}   "
-                  f"p99 {percentile(latencies, 0.99):.3f} s   max {max(latencies):.3f} s")
+                  f"p99 {percentile(latencies, 0.99):.3f} s (echo {percentile(echo_latencies, 0.99):.3f} s, "
+                  f"{percentile(latencies, 0.99) / percentile(echo_latencies, 0.99):.2f}x)   "
+                  f"max {max(latencies):.3f} s (echo {max(echo_latencies):.3f} s)\n"
+                  f"{'':>8}median CPU per call: " + ", ".join(f"{k} {v:.0f} µs" for k, v in cpu.items() if v >= 1)
+                  + "; echo run: " + ", ".join(f"{k} {v:.0f} µs" for k, v in echo_cpu.items() if v >= 1))
         return 0 if failed == 0 else 1
     finally:
         for proc in procs:
