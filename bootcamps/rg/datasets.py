@@ -197,8 +197,6 @@ _PLAIN_TYPES = frozenset({int, float, str, bool, type(None), list, tuple, dict})
 
 def _plain_value(value: Any) -> Any:
     if value.__class__ in _PLAIN_TYPES:  # most parameters: skips the checks below (a cache key is made per item)
-        if value.__class__ is list and value and isinstance(value[0], enum.Enum):  # aiw's task_types
-            return [_plain_value(item) for item in value]
         return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)

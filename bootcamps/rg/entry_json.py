@@ -8,6 +8,7 @@ that compares `metadata` against tuples or int keys sees the very objects reason
 """
 from __future__ import annotations
 
+import enum
 import math
 from typing import Any
 
@@ -63,8 +64,8 @@ def _encode(value: Any, path: Path, marks: list[list[Any]]) -> Any:
             return float(value)
         marks.append([path, "float"])
         return repr(float(value))
-    if isinstance(value, str):
-        return str(value)
+    if isinstance(value, str):  # a str enum member (aiw's TaskType) as its value: str() would give its name
+        return value.value if isinstance(value, enum.Enum) else str(value)
     if isinstance(value, (list, tuple)):
         if isinstance(value, tuple):
             marks.append([path, "tuple"])
