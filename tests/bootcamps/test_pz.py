@@ -39,9 +39,12 @@ KILLER = {"puzzle": "killer_sudoku", "size": 4, "cages": [
     {"cells": [[2, 1], [2, 2], [2, 3]], "sum": 8}, {"cells": [[3, 0], [3, 1]], "sum": 7},
     {"cells": [[3, 2], [3, 3]], "sum": 3}]}
 AKARI = {"puzzle": "akari", "size": 3, "board": [".1.", "...", "#.."]}
+THERMOMETERS = {"puzzle": "thermometers", "size": 2, "thermometers": [[[0, 0], [0, 1]], [[1, 0], [1, 1]]],
+                "rows": [1, 0], "cols": [1, 0]}
 
 # (identity, a solution, one rule broken, an alternative solution where the rules allow one)
 CASES = {
+    "thermometers": (THERMOMETERS, ["# .", ". ."], [". #", ". ."], None),
     "akari": (AKARI, ["L 1 .", ". . L", "# L ."], ["L 1 L", ". . .", "# L ."], None),
     "killer_sudoku": (KILLER, ["1 2 3 4", "3 4 1 2", "2 1 4 3", "4 3 2 1"], ["2 1 3 4", "3 4 1 2", "1 2 4 3",
                                                                           "4 3 2 1"], None),

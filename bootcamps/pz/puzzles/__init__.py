@@ -9,6 +9,8 @@ from .mosaic import Mosaic
 from .nonogram import Nonogram
 from .skyscrapers import Skyscrapers
 from .tents import Tents
+from .thermometers import Thermometers
 
 PUZZLES: dict[str, Puzzle] = {p.name: p for p in (Akari(), Kenken(), KillerSudoku(), Mosaic(), Nonogram(),
-                                                  Skyscrapers(), Tents())}
+                                                  Skyscrapers(), Tents(),
+                                                  Thermometers())}
