@@ -14,6 +14,7 @@ import struct
 import orjson
 
 _WORDS = struct.Struct("<8Q").unpack
+_FIRST_WORDS = struct.Struct("<2Q").unpack_from
 _BLOCK0 = bytes(8)
 _blake2b = hashlib.blake2b
 
@@ -75,6 +76,7 @@ class RecordRandom(random.Random):
         self._block = 0
         self._words: tuple[int, ...] = ()
         self._pos = 0
+        self._rest: bytes | None = None  # block 0 of a record stream whose words 2-7 are not unpacked yet
         super().__init__(seed)
 
     def seed(self, a: object = None, version: int = 2) -> None:  # noqa: D102
@@ -84,23 +86,30 @@ class RecordRandom(random.Random):
         self._block = 0
         self._words = ()
         self._pos = 0
+        self._rest = None
         self.gauss_next = None
 
     def seed_record(self, key: bytes) -> int:
         """Reseed to the record stream keyed by `key` (a `record_key`); returns the record's seed (`seed_of`)."""
-        words = _WORDS(_blake2b(key + _BLOCK0).digest())  # 64 bytes, blake2b's default (no keyword to parse)
-        self._key = key
+        block = _blake2b(key + _BLOCK0).digest()  # 64 bytes, blake2b's default (no keyword to parse)
+        words = _FIRST_WORDS(block)  # the seed and the first draw; a small record draws no more, so words 2-7 are
+        self._key = key  # unpacked when a draw needs them (`_next`): the same stream, six ints fewer per record
         self._block = 1
         self._words = words
         self._pos = 1
+        self._rest = block
         self.gauss_next = None
         return words[0]
 
     def _next(self) -> int:
         if self._pos == len(self._words):
-            self._words = _WORDS(hashlib.blake2b(self._key + self._block.to_bytes(8, "little"),
-                                                 digest_size=64).digest())
-            self._block += 1
+            if self._rest is not None:  # the rest of block 0 of a record stream
+                self._words = _WORDS(self._rest)[2:]
+                self._rest = None
+            else:
+                self._words = _WORDS(hashlib.blake2b(self._key + self._block.to_bytes(8, "little"),
+                                                     digest_size=64).digest())
+                self._block += 1
             self._pos = 0
         word = self._words[self._pos]
         self._pos += 1
@@ -125,10 +134,11 @@ class RecordRandom(random.Random):
         return out >> (bits - k)
 
     def getstate(self) -> tuple:
-        return (self._key, self._block, self._words, self._pos, self.gauss_next)
+        return (self._key, self._block, self._words, self._pos, self.gauss_next, self._rest)
 
     def setstate(self, state: tuple) -> None:
-        self._key, self._block, self._words, self._pos, self.gauss_next = state
+        self._key, self._block, self._words, self._pos, self.gauss_next, *rest = state  # 5 items: an older state
+        self._rest = rest[0] if rest else None
 
 
 _INSTANCE_PREFIX = os.urandom(8).hex()
