@@ -6,8 +6,10 @@ A problem module defines one `Problem` subclass in about a hundred lines; `colle
 """
 from __future__ import annotations
 
+import heapq
 import random
 import re
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -166,6 +168,53 @@ def connected_pairs(rng: random.Random, n: int, extra: int) -> list[tuple[int, i
     out = sorted(edges)
     rng.shuffle(out)
     return out  # type: ignore[return-value]
+
+
+def adjacency(arcs: list[list[int]] | list[tuple[int, int]], directed: bool = True) -> dict[int, list[int]]:
+    """Each node's neighbours in the listed order (u -> v for every [u, v, ...]; v -> u too when undirected)."""
+    out: dict[int, list[int]] = {}
+    for u, v, *_ in arcs:
+        out.setdefault(u, []).append(v)
+        if not directed:
+            out.setdefault(v, []).append(u)
+    return out
+
+
+def bfs_parents(out: dict[int, list[int]], start: int) -> dict[int, int]:
+    """Breadth-first search from `start`, neighbours in the listed order: every reached node -> the node it was
+    reached from (the start -> itself), in the order they were reached."""
+    back, queue = {start: start}, deque([start])
+    while queue:
+        u = queue.popleft()
+        for v in out.get(u, []):
+            if v not in back:
+                back[v] = u
+                queue.append(v)
+    return back
+
+
+def kahn_order(n: int, arcs: list[list[int]], smallest: bool) -> list[int]:
+    """A topological order of nodes 1..n by Kahn's algorithm: always the smallest ready node (a heap) when
+    `smallest`, else the ready nodes first in, first out (a valid order, not the smallest)."""
+    indegree, out = [0] * (n + 1), adjacency(arcs)
+    for _, v, *_ in arcs:
+        indegree[v] += 1
+    ready = [u for u in range(1, n + 1) if not indegree[u]]
+    queue = deque(ready)
+    heapq.heapify(ready)
+    order = []
+    while ready if smallest else queue:
+        u = heapq.heappop(ready) if smallest else queue.popleft()
+        order.append(u)
+        for v in out.get(u, []):
+            indegree[v] -= 1
+            if indegree[v]:
+                continue
+            if smallest:
+                heapq.heappush(ready, v)
+            else:
+                queue.append(v)
+    return order
 
 
 def is_subsequence(small: list[Any] | str, big: list[Any] | str) -> bool:

@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any
 
-from ..core import Knob, Problem, connected_pairs, pairs
+from ..core import Knob, Problem, adjacency, bfs_parents, connected_pairs, pairs
 
 
 def find(parent: list[int], x: int) -> int:
@@ -29,19 +28,8 @@ def kruskal(n: int, edges: list[list[int]]) -> tuple[int, list[list[int]]]:
 
 def bfs_tree(n: int, edges: list[list[int]]) -> list[list[int]]:
     """The tree breadth-first search from node 1 finds, neighbours in the listed order."""
-    adjacency: dict[int, list[int]] = {}
-    for u, v, _ in edges:
-        adjacency.setdefault(u, []).append(v)
-        adjacency.setdefault(v, []).append(u)
-    seen, tree, queue = {1}, [], deque([1])
-    while queue:
-        u = queue.popleft()
-        for v in adjacency.get(u, []):
-            if v not in seen:
-                seen.add(v)
-                tree.append([u, v])
-                queue.append(v)
-    return tree
+    back = bfs_parents(adjacency(edges, directed=False), 1)
+    return [[u, v] for v, u in back.items() if v != 1]
 
 
 class Mst(Problem):

@@ -2,31 +2,16 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any
 
-from ..core import Knob, Problem, groups
-
-
-def reachable(n: int, out: dict[int, list[int]], start: int) -> set[int]:
-    seen, queue = {start}, deque([start])
-    while queue:
-        for v in out.get(queue.popleft(), []):
-            if v not in seen:
-                seen.add(v)
-                queue.append(v)
-    return seen
+from ..core import Knob, Problem, adjacency, bfs_parents, groups
 
 
 def components(n: int, arcs: list[list[int]], directed: bool = True) -> list[list[int]]:
     """The strongly (or, undirected, weakly) connected components, each sorted, by their smallest node: u and v
     share one when each reaches the other (a search from every node: the graphs are small)."""
-    out: dict[int, list[int]] = {}
-    for u, v in arcs:
-        out.setdefault(u, []).append(v)
-        if not directed:
-            out.setdefault(v, []).append(u)
-    reach = {u: reachable(n, out, u) for u in range(1, n + 1)}
+    out = adjacency(arcs, directed)
+    reach = {u: set(bfs_parents(out, u)) for u in range(1, n + 1)}
     found, placed = [], set()
     for u in range(1, n + 1):
         if u not in placed:

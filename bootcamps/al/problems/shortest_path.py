@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import heapq
 import random
-from collections import deque
 from typing import Any
 
-from ..core import Knob, Problem
+from ..core import Knob, Problem, bfs_parents
 
 
 def dijkstra(n: int, arcs: dict[int, list[tuple[int, int]]], source: int, target: int) -> tuple[int, list[int]]:
@@ -30,13 +29,7 @@ def dijkstra(n: int, arcs: dict[int, list[tuple[int, int]]], source: int, target
 
 def fewest_arcs(arcs: dict[int, list[tuple[int, int]]], source: int, target: int) -> list[int]:
     """A path with the fewest arcs (breadth-first, arcs in the listed order)."""
-    back, queue = {source: source}, deque([source])
-    while queue:
-        u = queue.popleft()
-        for v, _ in arcs.get(u, []):
-            if v not in back:
-                back[v] = u
-                queue.append(v)
+    back = bfs_parents({u: [v for v, _ in out] for u, out in arcs.items()}, source)
     path = [target]
     while path[-1] != source:
         path.append(back[path[-1]])

@@ -3,48 +3,20 @@
 The rule makes the answer unique; the verifier says whether a wrong order is invalid or only not the smallest."""
 from __future__ import annotations
 
-import heapq
 import random
-from collections import deque
 from typing import Any
 
-from ..core import Knob, Problem
+from ..core import Knob, Problem, kahn_order
 
 
 def smallest_order(n: int, arcs: list[list[int]]) -> list[int]:
     """Kahn's algorithm, always taking the smallest node with no arcs left into it (a heap)."""
-    indegree, out = [0] * (n + 1), {}
-    for u, v in arcs:
-        indegree[v] += 1
-        out.setdefault(u, []).append(v)
-    ready = [u for u in range(1, n + 1) if not indegree[u]]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        u = heapq.heappop(ready)
-        order.append(u)
-        for v in out.get(u, []):
-            indegree[v] -= 1
-            if not indegree[v]:
-                heapq.heappush(ready, v)
-    return order
+    return kahn_order(n, arcs, smallest=True)
 
 
 def queue_order(n: int, arcs: list[list[int]]) -> list[int]:
     """Kahn's algorithm with a first-in first-out queue: a valid order, not the smallest."""
-    indegree, out = [0] * (n + 1), {}
-    for u, v in arcs:
-        indegree[v] += 1
-        out.setdefault(u, []).append(v)
-    ready, order = deque(u for u in range(1, n + 1) if not indegree[u]), []
-    while ready:
-        u = ready.popleft()
-        order.append(u)
-        for v in out.get(u, []):
-            indegree[v] -= 1
-            if not indegree[v]:
-                ready.append(v)
-    return order
+    return kahn_order(n, arcs, smallest=False)
 
 
 class TopologicalOrder(Problem):
