@@ -105,3 +105,14 @@ class Puzzle:
 
     def answer_prompt(self, example: Grid) -> str:
         return ANSWER.format(example=grid_text(example[:2]))
+
+
+class Shaded:
+    """Mixin of the puzzles that shade cells of an empty n x n grid: `#` shaded, `.` not; none shown at the start."""
+
+    def symbols(self, identity: dict[str, Any]) -> list[str]:
+        return ["#", "."]
+
+    def start(self, identity: dict[str, Any]) -> Grid:
+        n = identity["size"]
+        return [["."] * n for _ in range(n)]

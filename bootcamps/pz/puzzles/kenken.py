@@ -8,9 +8,8 @@ import random
 import string
 from typing import Any
 
-from ..puzzle import Grid, Level, Puzzle, neighbours
-from ..sat import solve, unique
-from .latin import cyclic, decode, latin_cnf, latin_problems, random_grid, shown
+from ..puzzle import Grid, Level, neighbours
+from .latin import CagedLatin, cyclic, latin_cnf, latin_problems, random_grid
 
 LABELS = string.ascii_letters
 
@@ -54,7 +53,7 @@ def cages(rng: random.Random, n: int, weights: tuple[int, ...] = (1, 5, 4, 1)) -
     return sorted(out)
 
 
-class Kenken(Puzzle):
+class Kenken(CagedLatin):
     name = "kenken"
     title = "KenKen"
     sizes = (4, 5, 6)
@@ -82,15 +81,7 @@ class Kenken(Puzzle):
                                                               if len(cells) == 2 else [])
             op = rng.choice(ops)
             found.append({"cells": [list(c) for c in cells], "op": op, "target": value(op, values)})
-        clauses, x = self._cnf({"size": n, "cages": found})
-        model = {lit if str(v) == grid[i][j] else -lit for i, row in enumerate(x) for j, cell in enumerate(row)
-                 for v, lit in cell.items()}
-        return {"cages": found} if unique(clauses, model, shown(x)) else None
-
-    def solve(self, identity: dict[str, Any]) -> Grid | None:
-        clauses, x = self._cnf(identity)
-        model = solve(clauses)
-        return None if model is None else decode(model, x)
+        return {"cages": found} if self.proves_unique({"size": n, "cages": found}, grid) else None
 
     def violations(self, grid: Grid, identity: dict[str, Any]) -> list[str]:
         n = identity["size"]
@@ -102,13 +93,6 @@ class Kenken(Puzzle):
             if value(cage["op"], values) != cage["target"]:
                 found.append(f"cage {LABELS[k]} must make {cage['target']} with {cage['op']}")
         return found
-
-    def symbols(self, identity: dict[str, Any]) -> list[str]:
-        return [str(v) for v in range(1, identity["size"] + 1)]
-
-    def start(self, identity: dict[str, Any]) -> Grid:
-        n = identity["size"]
-        return [["."] * n for _ in range(n)]
 
     def lazy(self, identity: dict[str, Any], rng: random.Random) -> Grid:
         return cyclic(identity["size"])

@@ -7,10 +7,9 @@ import random
 from functools import cache
 from typing import Any
 
-from ..puzzle import Grid, Level, Puzzle
-from ..sat import solve, unique
+from ..puzzle import Grid, Level
 from .kenken import LABELS, cages
-from .latin import cyclic, decode, latin_cnf, latin_problems, random_grid, shown
+from .latin import CagedLatin, cyclic, latin_cnf, latin_problems, random_grid
 
 BOXES = {4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3)}
 CUTS = 50  # random cuts tried on one grid for one whose cages repeat no digit
@@ -27,7 +26,7 @@ def sums(n: int, k: int, total: int) -> tuple[tuple[int, ...], ...]:
     return tuple(t for t in itertools.permutations(range(1, n + 1), k) if sum(t) == total)
 
 
-class KillerSudoku(Puzzle):
+class KillerSudoku(CagedLatin):
     name = "killer_sudoku"
     title = "Killer sudoku"
     sizes = tuple(BOXES)
@@ -53,15 +52,7 @@ class KillerSudoku(Puzzle):
         else:
             return None
         found = [{"cells": [list(c) for c in cells], "sum": sum(int(grid[i][j]) for i, j in cells)} for cells in cut]
-        clauses, x = self._cnf({"size": n, "cages": found})
-        model = {lit if str(v) == grid[i][j] else -lit for i, row in enumerate(x) for j, cell in enumerate(row)
-                 for v, lit in cell.items()}
-        return {"cages": found} if unique(clauses, model, shown(x)) else None
-
-    def solve(self, identity: dict[str, Any]) -> Grid | None:
-        clauses, x = self._cnf(identity)
-        model = solve(clauses)
-        return None if model is None else decode(model, x)
+        return {"cages": found} if self.proves_unique({"size": n, "cages": found}, grid) else None
 
     def violations(self, grid: Grid, identity: dict[str, Any]) -> list[str]:
         n = identity["size"]
@@ -73,13 +64,6 @@ class KillerSudoku(Puzzle):
             if sum(digits) != cage["sum"] or len(set(digits)) != len(digits):
                 found.append(f"cage {LABELS[k]} must hold different digits adding up to {cage['sum']}")
         return found
-
-    def symbols(self, identity: dict[str, Any]) -> list[str]:
-        return [str(v) for v in range(1, identity["size"] + 1)]
-
-    def start(self, identity: dict[str, Any]) -> Grid:
-        n = identity["size"]
-        return [["."] * n for _ in range(n)]
 
     def lazy(self, identity: dict[str, Any], rng: random.Random) -> Grid:
         return cyclic(identity["size"], BOXES[identity["size"]])

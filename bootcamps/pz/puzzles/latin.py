@@ -3,9 +3,10 @@ of 1..n with every value once per row and column (and per box), a random filled 
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from ..puzzle import Grid, shape_problem
-from ..sat import CNF, one_hot, solve
+from ..puzzle import Grid, Puzzle, shape_problem
+from ..sat import CNF, Clause, one_hot, solve, unique
 
 
 def latin_cnf(n: int, box: tuple[int, int] | None = None) -> tuple[CNF, list[list[dict[int, int]]]]:
@@ -81,3 +82,30 @@ def latin_problems(grid: Grid, n: int, box: tuple[int, int] | None = None) -> li
                 if len({grid[a + i][b + j] for i in range(h) for j in range(w)}) != n:
                     found.append(f"the box at row {a + 1}, column {b + 1} repeats a value")
     return found
+
+
+class CagedLatin(Puzzle):
+    """A Latin-grid puzzle with no given cell, cut into cages (kenken, killer sudoku): `_cnf` encodes the identity as
+    clauses over latin_cnf's x; the grid model, the solver and the uniqueness proof are shared."""
+
+    def _cnf(self, identity: dict[str, Any]) -> tuple[list[Clause], list[list[dict[int, int]]]]:
+        raise NotImplementedError
+
+    def proves_unique(self, identity: dict[str, Any], grid: Grid) -> bool:
+        """Whether `grid` is the only solution of the identity's clauses."""
+        clauses, x = self._cnf(identity)
+        model = {lit if str(v) == grid[i][j] else -lit for i, row in enumerate(x) for j, cell in enumerate(row)
+                 for v, lit in cell.items()}
+        return unique(clauses, model, shown(x))
+
+    def solve(self, identity: dict[str, Any]) -> Grid | None:
+        clauses, x = self._cnf(identity)
+        model = solve(clauses)
+        return None if model is None else decode(model, x)
+
+    def symbols(self, identity: dict[str, Any]) -> list[str]:
+        return [str(v) for v in range(1, identity["size"] + 1)]
+
+    def start(self, identity: dict[str, Any]) -> Grid:
+        n = identity["size"]
+        return [["."] * n for _ in range(n)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..puzzle import Grid, Level, Puzzle, neighbours, shape_problem
+from ..puzzle import Grid, Level, Puzzle, Shaded, neighbours, shape_problem
 from ..sat import CNF, solve, thin, unique
 
 
@@ -13,7 +13,7 @@ def block_of(i: int, j: int, n: int) -> list[tuple[int, int]]:
     return [(i, j), *neighbours(i, j, n, n, diagonal=True)]
 
 
-class Mosaic(Puzzle):
+class Mosaic(Shaded, Puzzle):
     name = "mosaic"
     title = "Mosaic"
     sizes = (4, 5, 6, 7, 8)
@@ -61,13 +61,6 @@ class Mosaic(Puzzle):
                 if c != "." and sum(grid[a][b] == "#" for a, b in block_of(i, j, n)) != int(c):
                     found.append(f"the block around row {i + 1}, column {j + 1} must hold {c} painted cells")
         return found
-
-    def symbols(self, identity: dict[str, Any]) -> list[str]:
-        return ["#", "."]
-
-    def start(self, identity: dict[str, Any]) -> Grid:
-        n = identity["size"]
-        return [["."] * n for _ in range(n)]
 
     def lazy(self, identity: dict[str, Any], rng: random.Random) -> Grid:
         return [["#" if c != "." and int(c) >= 5 else "." for c in row] for row in identity["clues"]]

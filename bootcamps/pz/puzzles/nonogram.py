@@ -6,7 +6,7 @@ import random
 from functools import cache
 from typing import Any, ClassVar
 
-from ..puzzle import Grid, Level, Puzzle, shape_problem
+from ..puzzle import Grid, Level, Puzzle, Shaded, shape_problem
 from ..sat import CNF, solve, unique
 
 RULES = ("Paint some cells of the {n}x{n} grid. The numbers of a row (left to right) and of a column (top to bottom) "
@@ -33,7 +33,7 @@ def packed(n: int, clue: list[int]) -> list[str]:
     return (line + ["."] * n)[:n]
 
 
-class Nonogram(Puzzle):
+class Nonogram(Shaded, Puzzle):
     name = "nonogram"
     title = "Nonogram"
     sizes = (5, 6, 7, 8, 10)
@@ -74,13 +74,6 @@ class Nonogram(Puzzle):
                 if runs(line) != list(clue):
                     found.append(f"{kind} {i + 1} has runs {runs(line) or [0]}, its clue is {clue or [0]}")
         return found
-
-    def symbols(self, identity: dict[str, Any]) -> list[str]:
-        return ["#", "."]
-
-    def start(self, identity: dict[str, Any]) -> Grid:
-        n = identity["size"]
-        return [["."] * n for _ in range(n)]
 
     def lazy(self, identity: dict[str, Any], rng: random.Random) -> Grid:
         return [packed(identity["size"], clue) for clue in identity["rows"]]

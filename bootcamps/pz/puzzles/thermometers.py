@@ -6,7 +6,7 @@ import random
 import string
 from typing import Any
 
-from ..puzzle import Grid, Level, Puzzle, shape_problem
+from ..puzzle import Grid, Level, Puzzle, Shaded, shape_problem
 from ..sat import CNF, solve, unique
 
 LABELS = string.ascii_letters
@@ -36,7 +36,7 @@ def lay(rng: random.Random, n: int) -> list[list[tuple[int, int]]]:
     return out
 
 
-class Thermometers(Puzzle):
+class Thermometers(Shaded, Puzzle):
     name = "thermometers"
     title = "Thermometers"
     sizes = (4, 5, 6, 7, 8)
@@ -89,13 +89,6 @@ class Thermometers(Puzzle):
             if sum(grid[i][k] == "#" for i in range(n)) != identity["cols"][k]:
                 found.append(f"column {k + 1} must have {identity['cols'][k]} filled cells")
         return found
-
-    def symbols(self, identity: dict[str, Any]) -> list[str]:
-        return ["#", "."]
-
-    def start(self, identity: dict[str, Any]) -> Grid:
-        n = identity["size"]
-        return [["."] * n for _ in range(n)]
 
     def lazy(self, identity: dict[str, Any], rng: random.Random) -> Grid:
         n = identity["size"]
