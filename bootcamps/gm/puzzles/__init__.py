@@ -1,0 +1,7 @@
+"""One module per puzzle, each defining a `Puzzle` subclass; PUZZLES maps its name to the class."""
+from __future__ import annotations
+
+from ..core import Puzzle
+from . import sliding_tile
+
+PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in (sliding_tile,)}
