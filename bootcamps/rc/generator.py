@@ -51,6 +51,8 @@ class RCInstructionGenerator(InstructionGenerator):
             seed = self.rng.getrandbits(63)
             try:
                 item = tasks.make_item(self.rc_task, params, self.config.level, seed)
+            except ConfigError:  # knobs the task does not have: no draw helps
+                raise
             except ModuleNotFoundError as exc:  # a task whose own dependency is missing: no draw helps
                 raise ConfigError(f"rc/{self.rc_task}: reasoning-core needs {exc.name!r} for this task "
                                   "(pip install 'reasoning-core[gen]')") from None

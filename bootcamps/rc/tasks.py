@@ -9,8 +9,10 @@ PYTHONHASHSEED=0 (in a helper process when this one runs under another), and put
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import functools
+import inspect
 import io
 import json
 import multiprocessing
@@ -24,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bc_common.bootcamp import Group
+from bc_common.errors import ConfigError
 
 OURS = ("level", "seed", "size")  # the adapter's coordinates and reasoning-core's own; not knobs a user sets
 LEVELS = 5  # groups: default (level 0, the default mix) and level_1 .. level_4 (ratio 0, chosen by name)
@@ -155,7 +158,9 @@ def make_item(name: str, params: dict[str, Any], level: int, seed: int) -> dict[
 def _make_here(name: str, params: dict[str, Any], level: int, seed: int) -> dict[str, Any]:
     cls = task_class(name)
     with global_rngs(seed), quiet():
-        task = cls(**_typed(name, params))
+        typed = _typed(name, params)
+        _check_knobs(name, json.dumps(typed, sort_keys=True), level)
+        task = cls(**typed) if not typed or takes_keywords(name) else cls(config=_config(name, typed))
         example = task.generate_example(level=level, max_tokens=0, timeout=GENERATE_TIMEOUT_S)
     metadata = {k: v for k, v in dict(example.metadata).items() if k not in VOLATILE}
     answer = example.answer
@@ -184,9 +189,57 @@ def _worker() -> ProcessPoolExecutor:
     return _WORKER[pid]
 
 
+@functools.cache
+def takes_keywords(name: str) -> bool:
+    """Whether the task's constructor takes knobs as keywords (reasoning-core's `Task.__init__(config=None, ...,
+    **kwa)` sets them on its config); 36 tasks of 0.5.0 override it as `__init__(self, config=None)` and take
+    knobs only as a config object."""
+    params = inspect.signature(task_class(name).__init__).parameters.values()
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+def _config(name: str, typed: dict[str, Any]) -> Any:
+    """The task's default config object with the knobs `typed` changes, set as reasoning-core's `Task.__init__`
+    sets keyword knobs: on the config and in its base snapshot (which `set_level` restores before it applies a
+    level), so a level applies on top of them as it does for the tasks that take keywords."""
+    with quiet():
+        config = copy.deepcopy(task_class(name)().config)
+    for key, value in typed.items():
+        setattr(config, key, value)
+    if hasattr(config, "_base_config_dict"):
+        config._base_config_dict.update(copy.deepcopy(typed))
+    return config
+
+
+@functools.cache
+def _check_knobs(name: str, typed_json: str, level: int) -> None:
+    """ConfigError for a knob that reasoning-core's level setting overwrites whatever it is set to (set_expression's
+    level 0 sets `domain_size` to 32 itself): such a `--set` would be silently ignored. A knob counts as overwritten
+    when the level gives it the same value from the requested start as from the default one."""
+    typed = json.loads(typed_json)
+    with global_rngs(0):  # constructing a task may draw (set_expression draws its domains): not from the row's
+        base = task_class(name)().config
+        for key, value in typed.items():
+            default = getattr(base, key)
+            value = tuple(value) if isinstance(default, tuple) and isinstance(value, list) else value
+            ours, theirs = copy.deepcopy(base), copy.deepcopy(base)
+            setattr(ours, key, value)
+            if hasattr(ours, "_base_config_dict"):
+                ours._base_config_dict[key] = value
+            ours.set_level(level)
+            theirs.set_level(level)
+            if getattr(ours, key) == getattr(theirs, key) and value != getattr(theirs, key):
+                raise ConfigError(f"rc/{name}: {key}={value!r} would have no effect: reasoning-core's {name} sets "
+                                  f"{key} itself at level {level} (to {getattr(theirs, key)!r})")
+
+
 def _typed(name: str, params: dict[str, Any]) -> dict[str, Any]:
     """The parameters that differ from the task's defaults, lists back to tuples where its default is a tuple."""
     defaults = default_config(name)
+    unknown = sorted(k for k in params if k != "level" and k not in defaults)
+    if unknown:
+        raise ConfigError(f"rc/{name}: unknown knob {unknown[0]!r} (reasoning-core's {name} has "
+                          f"{', '.join(sorted(defaults)) or 'no knobs'})")
     with quiet():
         config = task_class(name)().config
     return {k: tuple(v) if isinstance(getattr(config, k, None), tuple) and isinstance(v, list) else v

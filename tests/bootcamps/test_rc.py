@@ -124,6 +124,24 @@ def test_parameters_are_set_checked_and_carried_in_the_identity() -> None:
 
 
 @needs_rc
+def test_knobs_reach_the_tasks_that_take_only_a_config_object() -> None:
+    from bootcamps.rc import tasks
+
+    assert not tasks.takes_keywords("set_expression") and tasks.takes_keywords("arithmetics")
+    # items straight from the adapter (a TaskSet would first learn the answer balance of each configuration)
+    deep = tasks.make_item("set_expression", {"max_depth": 4}, 0, 7)  # SetExpression.__init__(self, config=None)
+    assert deep["metadata"]["_config"]["max_depth"] == 4
+    assert deep == tasks.make_item("set_expression", {"max_depth": 4}, 0, 7)
+    assert tasks.make_item("set_expression", {}, 0, 7)["metadata"]["_config"]["max_depth"] == 2
+    hard = tasks.make_item("set_expression", {"max_depth": 4}, 2, 7)  # the level applies on top: +2
+    assert hard["metadata"]["_config"]["max_depth"] == 6
+    with pytest.raises(ConfigError, match=r"rc/set_expression: domain_size=48 would have no effect.*level 0"):
+        tasks.make_item("set_expression", {"domain_size": 48}, 0, 7)  # its level sets domain_size itself
+    with pytest.raises(ConfigError, match=r"rc/set_expression: unknown knob 'domian_size'"):
+        tasks.make_item("set_expression", {"domian_size": 48}, 0, 1)
+
+
+@needs_rc
 def test_groups_are_reasoning_cores_levels_chosen_by_name() -> None:
     groups = {g.name: g for g in load("rc/arithmetics").group_list()}
     assert list(groups) == ["default", "level_1", "level_2", "level_3", "level_4"]
