@@ -89,6 +89,14 @@ class UnsafeExpressionError(BcError):
     """An expression the safe evaluator refuses (names, calls, huge powers...)."""
 
 
+class TooManyOperationsError(UnsafeExpressionError):
+    """A well-formed expression with more binary operations than the caller allows (a calculator's per-call cap)."""
+
+    def __init__(self, count: int, limit: int):
+        super().__init__(f"{count} operations, more than the {limit} allowed")
+        self.count, self.limit = count, limit
+
+
 class ToolError(BcError):
     """A tool call that failed; the text goes back to the model, the run goes on."""
 

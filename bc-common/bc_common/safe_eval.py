@@ -13,7 +13,7 @@ import math
 import re
 from fractions import Fraction
 
-from .errors import UnsafeExpressionError
+from .errors import TooManyOperationsError, UnsafeExpressionError
 
 MAX_LENGTH = 4096
 MAX_DEPTH = 64
@@ -34,11 +34,13 @@ def normalise(expr: str) -> str:
 
 
 def safe_eval(expr: str, *, max_length: int = MAX_LENGTH, operators: frozenset[str] | set[str] = OPERATORS,
-              signs: bool = True) -> Fraction:
+              signs: bool = True, max_operations: int | None = None) -> Fraction:
     """Evaluate an arithmetic expression exactly. Raises `UnsafeExpressionError` (or ZeroDivisionError).
 
     `operators` narrows the binary operators allowed (e.g. `{"+", "-", "*", "/"}` for the 24 game) and
-    `signs=False` refuses unary + and -; both are checked on the whole tree before anything is computed."""
+    `signs=False` refuses unary + and -; both are checked on the whole tree before anything is computed.
+    `max_operations` caps the binary operations (a calculator's per-call cap: `TooManyOperationsError`), checked on
+    the same parse once the expression is known to be safe and defined (a refusal or a division by zero first)."""
     if not isinstance(expr, str):
         raise UnsafeExpressionError(f"expression must be a string, not {type(expr).__name__}")
     if len(expr) > max_length:
@@ -56,7 +58,12 @@ def safe_eval(expr: str, *, max_length: int = MAX_LENGTH, operators: frozenset[s
         raise UnsafeExpressionError(f"not an arithmetic expression: {exc.__class__.__name__}") from None
     if not signs or operators != OPERATORS:  # the default path stays one walk
         _check_operators(tree, frozenset(operators), signs)
-    return Fraction(_eval(tree.body, 0))
+    value = Fraction(_eval(tree.body, 0))
+    if max_operations is not None:  # after the walk: an unsafe or undefined expression is refused as such first
+        count = sum(isinstance(node, ast.BinOp) for node in ast.walk(tree))
+        if count > max_operations:
+            raise TooManyOperationsError(count, max_operations)
+    return value
 
 
 def _check_operators(tree: ast.AST, operators: frozenset[str], signs: bool) -> None:

@@ -29,12 +29,6 @@ def operations(expression: str) -> list[ast.BinOp]:
     return out
 
 
-def count_operations(expression: str) -> int:
-    """How many binary operations `expression` has (signs do not count)."""
-    return sum(isinstance(node, ast.BinOp) for node in ast.walk(ast.parse(normalise(expression).strip(),
-                                                                           mode="eval")))
-
-
 def operand(node: ast.AST, known: dict[int, str]) -> str | None:
     """The text of an operand: a number, a signed number, or the known result of an operation (None if not yet)."""
     if isinstance(node, ast.Constant):

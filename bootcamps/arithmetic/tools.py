@@ -4,10 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from bc_common.bootcamp import Tool
-from bc_common.errors import ToolError, UnsafeExpressionError
+from bc_common.errors import ToolError, TooManyOperationsError, UnsafeExpressionError
 from bc_common.safe_eval import format_number, safe_eval
-
-from .steps import count_operations
 
 
 class CalculatorTool(Tool):
@@ -34,14 +32,14 @@ class CalculatorTool(Tool):
     async def execute(self, instance_id: str, parameters: dict[str, Any], **kwargs: Any) -> tuple[str, float, dict]:
         state = self.state(instance_id)
         state["calls"] += 1
+        cap = int(self.config["max_operations"])
         try:
-            value = safe_eval(parameters["expression"])
+            value = safe_eval(parameters["expression"], max_operations=cap)  # one parse: the cap is checked on it
         except ZeroDivisionError:
             raise ToolError("division_by_zero", "division by zero in the expression") from None
+        except TooManyOperationsError:
+            raise ToolError("too_many_operations", f"the calculator does at most {cap} operations per call; "
+                                                   "split the expression into steps") from None
         except UnsafeExpressionError as exc:
             raise ToolError("invalid_expression", str(exc)) from None
-        cap = int(self.config["max_operations"])
-        if count_operations(parameters["expression"]) > cap:  # parsed already: safe_eval accepted it
-            raise ToolError("too_many_operations", f"the calculator does at most {cap} operations per call; "
-                                                   "split the expression into steps")
         return format_number(value, 17), 0.0, {"calls": state["calls"]}

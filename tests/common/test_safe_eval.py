@@ -3,7 +3,7 @@ from fractions import Fraction
 
 import pytest
 
-from bc_common.errors import UnsafeExpressionError
+from bc_common.errors import TooManyOperationsError, UnsafeExpressionError
 from bc_common.safe_eval import format_number, parse_number, safe_eval
 
 
@@ -94,3 +94,21 @@ def test_narrowed_operators_refuse_the_rest(expr):
 def test_narrowed_operators_still_evaluate_exactly():
     assert safe_eval("8 ÷ (3 − 8 ÷ 3)", operators={"+", "-", "*", "/"}, signs=False) == 24
     assert safe_eval("-3 + 5", operators={"+"}) == 2  # signs stay allowed unless refused
+
+
+@pytest.mark.parametrize(("expr", "count"), [("1 + 2", 1), ("-(1 + 2) * 3", 2), ("((1 + 2) * (3 - 4)) / 5", 4),
+                                             ("7", 0), ("-7", 0)])
+def test_max_operations_counts_binary_operations_not_signs(expr, count):
+    assert safe_eval(expr, max_operations=count) == safe_eval(expr)
+    if count:
+        with pytest.raises(TooManyOperationsError) as refused:
+            safe_eval(expr, max_operations=count - 1)
+        assert (refused.value.count, refused.value.limit) == (count, count - 1)
+
+
+def test_an_unsafe_or_undefined_expression_is_refused_as_such_before_the_cap():
+    with pytest.raises(ZeroDivisionError):
+        safe_eval("1/0 + 2/0", max_operations=1)
+    with pytest.raises(UnsafeExpressionError) as refused:
+        safe_eval("f(1) + 2", max_operations=0)  # an unsafe expression stays unsafe, whatever the cap
+    assert not isinstance(refused.value, TooManyOperationsError)
