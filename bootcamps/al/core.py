@@ -220,3 +220,42 @@ def kahn_order(n: int, arcs: list[list[int]], smallest: bool) -> list[int]:
 def is_subsequence(small: list[Any] | str, big: list[Any] | str) -> bool:
     it = iter(big)
     return all(any(x == y for y in it) for x in small)
+
+
+def hidden_dag(rng: random.Random, n: int, count: int) -> tuple[list[int], list[list[int]]]:
+    """(order, arcs): `count` distinct arcs u -> v on nodes 1..n that follow a hidden order of the nodes (a shuffled
+    1..n, returned), so the graph has no cycle; the arcs shuffled."""
+    order = list(range(1, n + 1))
+    rng.shuffle(order)
+    chosen: set[tuple[int, int]] = set()
+    while len(chosen) < count:
+        i, j = sorted(rng.sample(range(n), 2))
+        chosen.add((order[i], order[j]))
+    arcs = [list(a) for a in sorted(chosen)]
+    rng.shuffle(arcs)
+    return order, arcs
+
+
+def random_tree(rng: random.Random, n: int) -> list[list[int]]:
+    """The n - 1 edges [u, v] of a random tree on nodes 1..n (each node of a shuffled order hangs from an earlier
+    one), shuffled."""
+    order = list(range(1, n + 1))
+    rng.shuffle(order)
+    edges = [[order[rng.randrange(i)], order[i]] for i in range(1, n)]
+    rng.shuffle(edges)
+    return edges
+
+
+def random_graph(rng: random.Random, n: int, density: float) -> list[list[int]]:
+    """Each pair u < v of nodes 1..n an edge with probability `density`, the edges shuffled."""
+    edges = [[u, v] for u in range(1, n + 1) for v in range(u + 1, n + 1) if rng.random() < density]
+    rng.shuffle(edges)
+    return edges
+
+
+def walk_arcs(path: list[int], allowed: set[tuple[int, int]] | dict[tuple[int, int], int]) -> str | None:
+    """Why `path` does not follow `allowed` steps (its first missing step), or None."""
+    for u, v in zip(path, path[1:], strict=False):
+        if (u, v) not in allowed:
+            return f"{u} -> {v} is not a step of the graph"
+    return None

@@ -80,6 +80,40 @@ CASES = {
                      ["8"], ["9", "18", "3"], ["x=8"]),
     "josephus": ({"people": 7, "step": 3, "first": 1, "solution": [5, 1, 4]},
                  ["5 1 4", "5, 1, 4"], ["4 1 5", "5 1", "7 1 4"], ["5 one 4"]),
+    "dag_paths": ({"nodes": 4, "arcs": [[1, 2], [1, 3], [2, 4], [3, 4], [1, 4]], "start": 1, "goal": 4, "solution": 3},
+                  ["3", " 3 "], ["2", "4"], ["three", "3 4"]),
+    "longest_path": ({"nodes": 4, "arcs": [[1, 2, 1], [2, 4, 3], [1, 3, 2], [3, 4, 1], [1, 4, 4], [2, 3, 1]],
+                      "start": 1, "goal": 4, "optimum": 4, "solution": [1, 2, 4]},
+                     ["1 2 4", "1 -> 4"], ["1 3 4", "1 2 3 4", "2 4"], ["1 to 4"]),
+    "tree_diameter": ({"nodes": 4, "edges": [[1, 2, 3], [2, 3, 4], [2, 4, 4]], "optimum": 8, "solution": [3, 2, 4]},
+                      ["3 2 4", "4 2 3"], ["1 2 3", "3 4", "3 2 4 2"], ["3 2 x"]),
+    "vertex_cover_tree": ({"nodes": 4, "edges": [[1, 2], [2, 3], [2, 4]], "weights": [1, 3, 1, 1], "optimum": 3,
+                           "solution": [2]},
+                          ["2", "1 3 4"], ["1 3", "1 2", "2 2"], ["two"]),
+    "lca": ({"nodes": 5, "root": 1, "parent": [[2, 1], [3, 1], [4, 2], [5, 2]], "queries": [[4, 5], [4, 3], [2, 4]],
+             "solution": [2, 1, 2]},
+            ["2 1 2", "2, 1, 2"], ["2 1", "1 1 1", "2 1 4"], ["2 1 two"]),
+    "hamiltonian_path": ({"nodes": 4, "edges": [[1, 2], [2, 3], [3, 4], [1, 3]], "solution": [1, 2, 3, 4]},
+                         ["1 2 3 4", "2 1 3 4"], ["1 2 4 3", "1 2 3", "1 3 2 4"], ["1-2-3-4"]),
+    "graph_coloring": ({"nodes": 4, "edges": [[1, 2], [2, 3], [3, 1], [3, 4]], "optimum": 3, "solution": [1, 2, 3, 1]},
+                       ["1 2 3 1", "3 1 2 1"], ["1 2 3 4", "1 2 1 2", "1 2 3"], ["red blue"]),
+    "max_clique": ({"nodes": 5, "edges": [[1, 2], [2, 3], [1, 3], [3, 4], [4, 5], [3, 5]], "optimum": 3,
+                    "solution": [1, 2, 3]},
+                   ["1 2 3", "5 4 3"], ["1 2", "1 2 3 4", "2 3 4"], ["{1,2,3}"]),
+    "convex_hull": ({"points": [[0, 0], [2, 0], [2, 2], [0, 2], [1, 1], [1, 0]], "solution": [1, 2, 3, 4]},
+                    ["1 2 3 4", "3 2 1 4"], ["1 6 2 3 4", "1 3 2 4", "1 2 3"], ["(0,0) (2,0)"]),
+    "polygon_area": ({"corners": [[0, 0], [4, 0], [4, 3], [1, 1]], "twice_area": 13, "solution": 13},
+                     ["6.5", "13/2", "6.50"], ["6", "7", "13"], ["6,5", "6.25"]),
+    "closest_pair": ({"points": [[0, 0], [3, 0], [0, 4], [3, 4], [10, 10]], "optimum": 9, "solution": [1, 2]},
+                     ["1-2", "(4, 3)"], ["1-3", "1-1", "2-5"], ["1 2", "1-2, 3-4"]),
+    "nim": ({"piles": [5, 6, 7], "solution": [1, 4]},
+            ["1 4", "2, 4", "3 4"], ["1 5", "1 6", "3 3"], ["1", "1 4 5"]),
+    "determinant": ({"matrix": [[1, 2, 3], [0, 1, 4], [5, 6, 0]], "solution": 1},
+                    ["1", " 1 "], ["-1", "0"], ["1.0", "one"]),
+    "linear_system": ({"prime": 7, "matrix": [[1, 1], [1, 2]], "right": [3, 5], "solution": [1, 2]},
+                      ["1 2", "1, 2"], ["2 1", "8 2", "1"], ["x1=1"]),
+    "permutation_rank": ({"permutation": [2, 1, 3], "solution": 3},
+                         ["3"], ["2", "4"], ["#3"]),
 }
 
 
@@ -200,3 +234,59 @@ def test_reference_wins_and_corrupted_answers_and_baselines_lose(name):
             assert reward.verify_score(policy.respond([], wrong=True)["content"], identity) == 0.0
             for base in problem.baselines:
                 assert reward.verify_score(made[f"baseline_{base}"](identity).respond([])["content"], identity) == 0.0
+
+
+def test_the_new_exact_solvers_agree_with_brute_force():
+    from fractions import Fraction
+
+    from bootcamps.al.core import random_graph, random_tree
+    from bootcamps.al.problems.bracket_repair import balanced, shortest_repair
+    from bootcamps.al.problems.determinant import determinant
+    from bootcamps.al.problems.graph_coloring import fewest_colors
+    from bootcamps.al.problems.job_sequencing import best_schedule, on_time
+    from bootcamps.al.problems.knapsack_2d import best_pack
+    from bootcamps.al.problems.max_clique import largest_clique
+    from bootcamps.al.problems.partition_count import ways
+    from bootcamps.al.problems.permutation_rank import rank
+    from bootcamps.al.problems.vertex_cover_tree import lightest_cover
+
+    rng = random.Random(9)
+    subsets = lambda xs: (c for r in range(len(xs) + 1) for c in itertools.combinations(xs, r))  # noqa: E731
+    for _ in range(25):
+        n = rng.randint(3, 5)
+        edges = random_graph(rng, n, 0.5)
+        near = {u: set() for u in range(1, n + 1)}
+        for u, v in edges:
+            near[u].add(v)
+            near[v].add(u)
+        colors = min(k for k in range(1, n + 1) for c in itertools.product(range(k), repeat=n)
+                     if all(c[u - 1] != c[v - 1] for u, v in edges))
+        assert max(fewest_colors(n, {u: sorted(vs) for u, vs in near.items()})) == colors
+        assert len(largest_clique(near)) == max(len(s) for s in subsets(range(1, n + 1))
+                                                if all(v in near[u] for u, v in itertools.combinations(s, 2)))
+        tree, weight = random_tree(rng, n), [rng.randint(1, 9) for _ in range(n)]
+        assert lightest_cover(n, tree, weight)[0] == min(sum(weight[u - 1] for u in s) for s in subsets(range(1, n + 1))
+                                                         if all(u in s or v in s for u, v in tree))
+        s = "".join(rng.choice("()[]") for _ in range(rng.randint(1, 4)))
+        fewest = next(k for k in range(len(s) + 1) for t in itertools.product("()[]", repeat=len(s) + k)
+                      if balanced("".join(t)) and is_sub(s, "".join(t)))
+        assert len(shortest_repair(s)) == len(s) + fewest
+        jobs = [[rng.randint(1, 4), rng.randint(1, 8), rng.randint(1, 9)] for _ in range(rng.randint(1, 5))]
+        assert best_schedule(jobs)[0] == max(sum(jobs[k - 1][2] for k in c) for c in subsets(range(1, len(jobs) + 1))
+                                             if any(on_time(jobs, list(o)) for o in itertools.permutations(c)))
+        items = [[rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 9)] for _ in range(5)]
+        assert best_pack(items, 9, 8)[0] == max(sum(items[k][2] for k in c) for c in subsets(range(5))
+                                               if sum(items[k][0] for k in c) <= 9 and sum(items[k][1] for k in c) <= 8)
+        m = [[Fraction(rng.randint(-5, 5)) for _ in range(4)] for _ in range(4)]
+        assert determinant([[int(x) for x in row] for row in m]) == sum(
+            (-1) ** sum(a > b for a, b in itertools.combinations(p, 2)) * m[0][p[0]] * m[1][p[1]] * m[2][p[2]] * m[3][p[3]]
+            for p in itertools.permutations(range(4)))
+        parts, total = sorted(rng.sample(range(1, 7), 3)), rng.randint(1, 15)
+        assert ways(parts, total) == sum(1 for c in itertools.product(*(range(total // q + 1) for q in parts))
+                                         if sum(a * q for a, q in zip(c, parts, strict=True)) == total)
+    assert [rank(list(p)) for p in itertools.permutations(range(1, 5))] == list(range(1, 25))
+
+
+def is_sub(small, big):
+    it = iter(big)
+    return all(ch in it for ch in small)

@@ -4,24 +4,41 @@ from __future__ import annotations
 from ..core import Problem
 from .assignment import Assignment
 from .bipartite_matching import BipartiteMatching
+from .closest_pair import ClosestPair
 from .coin_change import CoinChange
+from .convex_hull import ConvexHull
 from .crt import Crt
+from .dag_paths import DagPaths
+from .determinant import Determinant
 from .discrete_log import DiscreteLog
 from .edit_distance import EditDistance
+from .graph_coloring import GraphColoring
+from .hamiltonian_path import HamiltonianPath
 from .interval_scheduling import IntervalScheduling
 from .josephus import Josephus
+from .lca import Lca
 from .lcs import Lcs
 from .linear_recurrence import LinearRecurrence
+from .linear_system import LinearSystem
 from .lis import Lis
+from .longest_path import LongestPath
 from .matrix_chain import MatrixChain
+from .max_clique import MaxClique
 from .min_cut import MinCut
 from .mst import Mst
+from .nim import Nim
+from .permutation_rank import PermutationRank
+from .polygon_area import PolygonArea
 from .scc import Scc
 from .shortest_path import ShortestPath
 from .subset_sum import SubsetSum
 from .topological_order import TopologicalOrder
+from .tree_diameter import TreeDiameter
 from .two_sat import TwoSat
+from .vertex_cover_tree import VertexCoverTree
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
-    Assignment, BipartiteMatching, CoinChange, Crt, DiscreteLog, EditDistance, IntervalScheduling, Josephus, Lcs,
-    LinearRecurrence, Lis, MatrixChain, MinCut, Mst, Scc, ShortestPath, SubsetSum, TopologicalOrder, TwoSat)}
+    Assignment, BipartiteMatching, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant, DiscreteLog,
+    EditDistance, GraphColoring, HamiltonianPath, IntervalScheduling, Josephus, Lca, Lcs, LinearRecurrence,
+    LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MinCut, Mst, Nim, PermutationRank, PolygonArea, Scc,
+    ShortestPath, SubsetSum, TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree)}
