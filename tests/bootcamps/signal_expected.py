@@ -17,4 +17,11 @@ SAMPLE_SIZES: dict[str, dict[str, int]] = {
     "robot_arm": {"distinct_n": 30, "signal_n": 30},
     "battery_design": {"distinct_n": 50, "signal_n": 20},
     "tictactoe": {"distinct_n": 100, "signal_n": 20},  # 0.16 / 0.33 / 0.73 s CPU a puzzle (easy / medium / hard)
+    # 30-45 ms a row (a sandboxed check of the broken program, a rendered chart, a solved maze or board): 3,000
+    # rows cost 20-100 s of CI a bootcamp; 200 a group (limits scaled) pass as 1,000 do (measured 2026-12-03)
+    "code_repair": {"distinct_n": 200},
+    "chart_read": {"distinct_n": 200},
+    "container_water": {"distinct_n": 200},
+    "grid_maze": {"distinct_n": 200},
+    "minesweeper": {"distinct_n": 200},
 }
