@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..core import Problem
 from .assignment import Assignment
 from .bipartite_matching import BipartiteMatching
+from .bracket_repair import BracketRepair
 from .closest_pair import ClosestPair
 from .coin_change import CoinChange
 from .convex_hull import ConvexHull
@@ -15,7 +16,9 @@ from .edit_distance import EditDistance
 from .graph_coloring import GraphColoring
 from .hamiltonian_path import HamiltonianPath
 from .interval_scheduling import IntervalScheduling
+from .job_sequencing import JobSequencing
 from .josephus import Josephus
+from .knapsack_2d import Knapsack2d
 from .lca import Lca
 from .lcs import Lcs
 from .linear_recurrence import LinearRecurrence
@@ -27,18 +30,23 @@ from .max_clique import MaxClique
 from .min_cut import MinCut
 from .mst import Mst
 from .nim import Nim
+from .palindrome_partition import PalindromePartition
+from .partition_count import PartitionCount
 from .permutation_rank import PermutationRank
 from .polygon_area import PolygonArea
 from .scc import Scc
+from .scs import Scs
 from .shortest_path import ShortestPath
 from .subset_sum import SubsetSum
 from .topological_order import TopologicalOrder
 from .tree_diameter import TreeDiameter
 from .two_sat import TwoSat
 from .vertex_cover_tree import VertexCoverTree
+from .word_break import WordBreak
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
-    Assignment, BipartiteMatching, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant, DiscreteLog,
-    EditDistance, GraphColoring, HamiltonianPath, IntervalScheduling, Josephus, Lca, Lcs, LinearRecurrence,
-    LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MinCut, Mst, Nim, PermutationRank, PolygonArea, Scc,
-    ShortestPath, SubsetSum, TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree)}
+    Assignment, BipartiteMatching, BracketRepair, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant,
+    DiscreteLog, EditDistance, GraphColoring, HamiltonianPath, IntervalScheduling, JobSequencing, Josephus,
+    Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MinCut, Mst, Nim,
+    PalindromePartition, PartitionCount, PermutationRank, PolygonArea, Scc, Scs, ShortestPath, SubsetSum,
+    TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree, WordBreak)}
