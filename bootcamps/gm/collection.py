@@ -58,11 +58,17 @@ class GMInstructionGenerator(InstructionGenerator):
             if inst is None:
                 continue
             inst = {"puzzle": p.name, **inst}
-            optimum = p.distance(inst, p.start(inst))
+            start = p.start(inst)
+            # cheap refusals before the exact search: a lower bound past the range, or a greedy solve so short
+            # that it fits any budget of the range
+            if p.estimate(inst, start) > self.max_optimum or \
+                    greedy_solves(p, inst, self.min_optimum + self.slack):
+                continue
+            optimum = p.distance(inst, start)
             if optimum is None or not self.min_optimum <= optimum <= self.max_optimum:
                 continue
             inst["optimum"], inst["budget"] = optimum, optimum + self.slack
-            if greedy_solves(p, inst, inst["budget"]):
+            if greedy_solves(p, inst, inst["budget"]) or not p.accept(inst, self.config):
                 continue
             return inst
         raise ConfigError(f"gm/{p.name}: no start state in {MAX_DRAWS} draws with {self.config}: the optimum fell "

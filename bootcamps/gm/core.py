@@ -87,6 +87,11 @@ class Puzzle:
         """The instance (JSON-able, without `optimum`/`budget`); None: draw again."""
         raise NotImplementedError
 
+    def accept(self, inst: dict[str, Any], p: Any) -> bool:
+        """A last say on a drawn instance with its `optimum` and `budget` (e.g. refuse one that random play solves
+        too often); True by default."""
+        return True
+
     def start(self, inst: dict[str, Any]) -> State:
         raise NotImplementedError
 

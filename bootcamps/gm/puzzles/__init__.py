@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 from ..core import Puzzle
-from . import sliding_tile
+from . import (
+    lights_out,
+    sliding_tile,
+)
 
-PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in (sliding_tile,)}
+MODULES = (lights_out, sliding_tile,)
+PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
