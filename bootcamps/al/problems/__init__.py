@@ -13,6 +13,7 @@ from .dag_paths import DagPaths
 from .determinant import Determinant
 from .discrete_log import DiscreteLog
 from .edit_distance import EditDistance
+from .euler_path import EulerPath
 from .graph_coloring import GraphColoring
 from .hamiltonian_path import HamiltonianPath
 from .interval_scheduling import IntervalScheduling
@@ -34,6 +35,7 @@ from .palindrome_partition import PalindromePartition
 from .partition_count import PartitionCount
 from .permutation_rank import PermutationRank
 from .polygon_area import PolygonArea
+from .rod_cutting import RodCutting
 from .scc import Scc
 from .scs import Scs
 from .shortest_path import ShortestPath
@@ -46,7 +48,7 @@ from .word_break import WordBreak
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
     Assignment, BipartiteMatching, BracketRepair, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant,
-    DiscreteLog, EditDistance, GraphColoring, HamiltonianPath, IntervalScheduling, JobSequencing, Josephus,
-    Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MinCut, Mst, Nim,
-    PalindromePartition, PartitionCount, PermutationRank, PolygonArea, Scc, Scs, ShortestPath, SubsetSum,
-    TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree, WordBreak)}
+    DiscreteLog, EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalScheduling, JobSequencing,
+    Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MinCut,
+    Mst, Nim, PalindromePartition, PartitionCount, PermutationRank, PolygonArea, RodCutting, Scc, Scs, ShortestPath,
+    SubsetSum, TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree, WordBreak)}
