@@ -2,6 +2,7 @@
 of 1..n with every value once per row and column (and per box), a random filled grid, the digit-grid checks."""
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any
 
@@ -10,7 +11,16 @@ from ..sat import CNF, Clause, one_hot, solve, unique
 
 
 def latin_cnf(n: int, box: tuple[int, int] | None = None) -> tuple[CNF, list[list[dict[int, int]]]]:
-    """x[i][j][v]: cell (i, j) holds v; every value once per row, column (and box of `box` rows x cols)."""
+    """x[i][j][v]: cell (i, j) holds v; every value once per row, column (and box of `box` rows x cols). A fresh
+    CNF each call (callers add to it); the encoding itself is built once per shape."""
+    count, clauses, x = _latin(n, box)
+    cnf = CNF()
+    cnf.count, cnf.clauses = count, list(clauses)
+    return cnf, x
+
+
+@functools.cache
+def _latin(n: int, box: tuple[int, int] | None) -> tuple[int, tuple[Clause, ...], list[list[dict[int, int]]]]:
     cnf = CNF()
     flat = one_hot(cnf, n * n, range(1, n + 1))
     x = [flat[i * n:(i + 1) * n] for i in range(n)]
@@ -21,7 +31,7 @@ def latin_cnf(n: int, box: tuple[int, int] | None = None) -> tuple[CNF, list[lis
     for unit in units:
         for v in range(1, n + 1):
             cnf.exactly_one([x[i][j][v] for i, j in unit])
-    return cnf, x
+    return cnf.count, tuple(cnf.clauses), x
 
 
 def decode(model: set[int], x: list[list[dict[int, int]]]) -> Grid:
@@ -37,7 +47,7 @@ def random_grid(rng: random.Random, n: int, box: tuple[int, int] | None = None) 
     its rows and its columns permuted (within bands and stacks, and bands and stacks as wholes, under boxes)."""
     cnf, x = latin_cnf(n, box)
     clauses = list(cnf.clauses)
-    rng.shuffle(clauses)
+    clauses.sort(key=lambda _: rng.random())  # a shuffle at C speed (the solver takes the first model it meets)
     model = solve(clauses + [[x[rng.randrange(n)][rng.randrange(n)][rng.randrange(1, n + 1)]]])
     grid = decode(model, x)
     symbols = [str(v) for v in range(1, n + 1)]
