@@ -16,7 +16,12 @@ OS_SAMPLE = ("os/hex",)
 PZ_SAMPLE = ("pz/tents",)
 # interactive puzzles (a move tool, several turns): a sliding-tile row costs about 5 ms once the table is built
 GM_SAMPLE = ("gm/sliding_tile",)
-SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE, "os": OS_SAMPLE, "pz": PZ_SAMPLE, "gm": GM_SAMPLE}
+# formal languages and logic (single reply): a row costs 1-100 ms
+FL_SAMPLE = ("fl/cnf_sat",)
+# symbolic mathematics (SymPy, single reply): a limit row costs a few milliseconds
+SY_SAMPLE = ("sy/limit",)
+SAMPLES = {"rg": RG_SAMPLE, "rc": RC_SAMPLE, "os": OS_SAMPLE, "pz": PZ_SAMPLE, "gm": GM_SAMPLE, "fl": FL_SAMPLE,
+           "sy": SY_SAMPLE}
 
 
 def sampled(names: list[str]) -> list[str]:

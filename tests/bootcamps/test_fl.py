@@ -1,0 +1,220 @@
+"""fl/*: each task's verifier on hand-checked instances (a correct answer, another correct answer, wrong ones and
+malformed ones), the exact solvers against brute force, and the generated rows (deterministic; the reference scores
+1, its corrupted answers and every baseline 0)."""
+from __future__ import annotations
+
+import itertools
+import random
+import re
+
+import pytest
+
+from bc_common.catalog import get_bootcamp
+from bc_common.tasks import TaskSet
+from bootcamps.fl.automata import Dfa, classes, random_dfa, shortest_difference
+from bootcamps.fl.collection import classes as made
+from bootcamps.fl.core import satisfied
+from bootcamps.fl.grammar import derivable_lengths, derived, parse_trees, random_grammar, sample_word
+from bootcamps.fl.known_issues import WITHHELD
+from bootcamps.fl.tasks import TASKS
+from bootcamps.fl.tasks.lambda_normal_form import normalize, parse, random_term, text
+from bootcamps.fl.tasks.max_sat import falsified_counts
+from bootcamps.fl.tasks.min_dnf import cost, covers, minimum_cover, primes
+from bootcamps.fl.tasks.regex_synthesis import all_words, compile_pattern, random_pattern
+from bootcamps.fl.tasks.unification import unify
+
+OFFERED = sorted(set(TASKS) - set(WITHHELD))
+
+
+def tagged(body: str) -> str:
+    return f"Working...\n<answer>{body}</answer>"
+
+
+# task: (instance, [correct answers], [wrong answers], [malformed answers])
+CASES = {
+    "cnf_sat": ({"variables": 3, "clauses": [[1, 2, 3], [-1, -2, 3], [1, -3, 2]], "solution": [1, 3]},
+                ["1 3", "2", "[1, 3]"], ["3", "1 1", "4"], ["x1 x3", "1 3.5"]),
+    "max_sat": ({"variables": 2, "clauses": [[1], [-1], [2], [1, 2]], "optimum": 3, "solution": [2]},
+                ["2", "1 2"], ["1", "none"], ["two"]),
+    "knights_knaves": ({"people": 3, "statements": [[0, ["is", 1, True]], [1, ["differ", 0, 2]],
+                                                     [2, ["both_knaves", 0, 1]]], "solution": ["Ada", "Ben"]},
+                       ["Ada, Ben", "Ben and Ada"], ["Ada", "none", "Ada, Ben, Cy", "Ada, Dora", "Ada, Ada"],
+                       ["Ada; Zed", "Ada, ben"]),
+    "cellular_automaton": ({"rule": 90, "start": "0100", "steps": 1, "solution": "1010"},
+                           ["1010", "1 0 1 0"], ["0100", "101", "0101"], ["1a10"]),
+    "turing_machine": ({"rules": {"A": [[1, "R", "B"], [0, "L", "A"]], "B": [[1, "L", "A"], [1, "R", "B"]]},
+                        "tape": "000", "steps": 2, "solution": ["110", "A", 0]},
+                       ["110 A 0", "110, state A, head 0"], ["110 B 0", "100 A 0", "110 A 1"], ["110 A", "11x A 0"]),
+    "dfa_minimize": ({"dfa": {"alphabet": "ab", "delta": [[1, 2], [1, 2], [1, 2]], "accepting": [1, 2]},
+                      "solution": [[0], [1, 2]]},
+                     ["{q0} {q1, q2}", "{q2,q1} {q0}", "{0} {1 2}"], ["{q0} {q1} {q2}", "{q0, q1, q2}", "{q0} {q1}"],
+                     ["q0 | q1 q2", "{q0} {qx}"]),
+    "dfa_distinguish": ({"first": {"alphabet": "ab", "delta": [[1, 0], [1, 0]], "accepting": [1]},
+                         "second": {"alphabet": "ab", "delta": [[0, 0]], "accepting": []}, "length": 1,
+                         "solution": "a"},
+                        ["a", " a "], ["b", "aa", "empty", "c"], ["a b", "x"]),
+    "pcp": ({"tiles": [["b", "ca"], ["a", "ab"], ["ca", "a"], ["abc", "c"]], "limit": 7, "solution": [2, 1, 3, 2, 4]},
+            ["2 1 3 2 4", "2, 1, 3, 2, 4"], ["2 1 3", "1", "5", "none", "2 1 3 2 4 2 1 3 2 4"], ["2 1 x"]),
+    "string_rewriting": ({"rules": [["ab", "ba"]], "start": "aab", "goal": "baa", "longest": 5, "steps": 2,
+                          "solution": ["aba", "baa"]},
+                         ["aba, baa", "aab -> aba -> baa"], ["baa", "aba, aba, baa", "aba"], ["ab1"]),
+    "unification": ({"left": "f(X, g(Y))", "right": "f(g(Z), X)", "terms": [["f", "X", ["g", "Y"]],
+                                                                             ["f", ["g", "Z"], "X"]],
+                     "solution": {"X": "g(Y)", "Z": "Y"}},
+                    ["X = g(Y); Z = Y", "X = g(Z); Y = Z", "X = g(Z)\nY = Z", "Z = Y; X = g(Z)"],
+                    ["X = g(a); Y = a; Z = a", "X = g(Y)", "none", "X = g(Y); Y = Z; Z = Y"],
+                    ["X := g(Y)", "x = g(Y)", "X = " + "g(" * 50 + "a" + ")" * 50]),
+    "cfg_member": ({"grammar": {"S": [["A", "B"]], "A": [["a"]], "B": [["B", "B"], ["b"]]}, "length": 3,
+                    "solution": "abb"},
+                   ["abb", " abb "], ["aab", "ab", "bbb"], ["abc", "a1b"]),
+    "cfg_ambiguity": ({"grammar": {"S": [["S", "S"], ["a"]]}, "length": 3, "solution": "aaa"},
+                      ["aaa"], ["aa", "aaaa", "b"], ["abd"]),
+    "regex_synthesis": ({"positive": ["", "ab", "abab"], "negative": ["a", "b", "aba"], "limit": 5,
+                         "solution": "(ab)*"},
+                        ["(ab)*", " (ab)* ", "(ab)*"], ["(ab)+", "(a|b)*", "(ab)*b?"], ["(ab", "a{2}", "[ab]*"]),
+    "lambda_normal_form": ({"term": "(\\x. \\y. y x) p", "tree": ["a", ["l", ["l", ["a", ["v", 0], ["v", 1]]]],
+                                                                  ["f", "p"]], "steps": 1, "solution": "\\x. x p"},
+                           ["\\y. y p", "λz. z p", "\\x.x p", "(\\u. u p)"],
+                           ["\\y. p y", "(\\x. \\y. y x) p", "\\y. y q"], ["\\y y p", "(\\y. y p"]),
+    "min_dnf": ({"variables": 2, "ones": [[0, 1], [1, 0], [1, 1]], "cost": [2, 2], "solution": "x1 | x2"},
+                ["x1 | x2", "x2 + x1", "x1 OR x2"],
+                ["x1 | ~x1 & x2", "x1 & x2", "x1 | x2 | x1 & x2", "x1 | y2", "x1 | x3"], []),
+}
+
+
+def test_every_task_has_hand_checked_cases():
+    assert sorted(CASES) == sorted(TASKS)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_verifier_on_hand_checked_answers(name):
+    reward = made(name)["reward"]
+    inst, right, wrong, malformed = CASES[name]
+    identity = {"task": name, **inst}
+    for body in right:
+        assert reward.verify_score(tagged(body), identity) == 1.0, (body, reward.task.verify(identity, tagged(body)))
+    for body in wrong:
+        score, why = reward.task.verify(identity, tagged(body))
+        assert score == 0.0 and why != "correct" and not why.startswith("malformed"), (body, why)
+    for body in malformed:
+        assert reward.task.verify(identity, tagged(body)) == (0.0, f"malformed answer: {body[:80]!r}"), body
+    assert reward.verify_score(right[0], identity) == 0.0  # no answer block
+    assert reward.task.verify(identity, "no block")[1].startswith("no <answer>")
+
+
+def test_an_identity_of_another_task_is_refused():
+    with pytest.raises(ValueError, match="cnf_sat"):
+        made("max_sat")["reward"].check_identity({"task": "cnf_sat"})
+
+
+def test_max_sat_counts_agree_with_direct_evaluation():
+    rng = random.Random(3)
+    for _ in range(20):
+        n = rng.randint(2, 6)
+        clauses = [[v * rng.choice((1, -1)) for v in rng.sample(range(1, n + 1), rng.randint(1, min(3, n)))]
+                   for _ in range(rng.randint(1, 12))]
+        counts = falsified_counts(n, clauses)
+        for mask in range(1 << n):
+            true = {v for v in range(1, n + 1) if mask >> (v - 1) & 1}
+            assert counts[mask] == sum(not satisfied(c, true) for c in clauses)
+
+
+def test_min_dnf_cover_is_the_least_over_every_set_of_primes():
+    rng = random.Random(4)
+    for _ in range(25):
+        n = 3
+        rows = list(itertools.product((0, 1), repeat=n))
+        ones = set(rng.sample(rows, rng.randint(1, 7)))
+        found = primes(n, ones)
+        brute = min(cost(list(s)) for k in range(1, len(found) + 1) for s in itertools.combinations(found, k)
+                    if all(any(covers(c, r) for c in s) for r in ones))
+        best = minimum_cover(found, ones)
+        assert cost(best) == brute and all(any(covers(c, r) for c in best) for r in ones)
+
+
+def test_dfa_classes_and_shortest_difference_agree_with_enumeration():
+    rng = random.Random(5)
+    for _ in range(20):
+        a, b = random_dfa(rng, 4, "ab"), random_dfa(rng, 4, "ab")
+        words = ["".join(w) for k in range(7) for w in itertools.product("ab", repeat=k)]
+
+        groups = classes(a)
+        for g in groups:
+            for p, q in itertools.combinations(sorted(g), 2):
+                assert _language(a, p, words) == _language(a, q, words)
+        for g, h in itertools.combinations(groups, 2):
+            assert _language(a, min(g), words) != _language(a, min(h), words)
+        found = shortest_difference(a, b)
+        differ = [w for w in words if a.accepts(w) != b.accepts(w)]
+        assert (found is None) == (not differ)
+        if differ:
+            assert len(found) == len(differ[0]) and a.accepts(found) != b.accepts(found)
+
+
+def _language(dfa, q, words):
+    out = []
+    for w in words:
+        r = q
+        for ch in w:
+            r = dfa.delta[r][dfa.alphabet.index(ch)]
+        out.append(r in dfa.accepting)
+    return tuple(out)
+
+
+def test_cyk_counts_agree_with_the_derivation_table_and_sampled_words_parse():
+    rng = random.Random(6)
+    for _ in range(15):
+        grammar = random_grammar(rng, 4, "ab", binary=2, terminal=0.9)
+        table = derived(grammar, 5)["S"]
+        for n in range(1, 6):
+            for w in ("".join(t) for t in itertools.product("ab", repeat=n)):
+                assert parse_trees(grammar, w) == table[n].get(w, 0)
+        can = derivable_lengths(grammar, 6)
+        for n in can["S"]:
+            assert parse_trees(grammar, sample_word(grammar, can, "S", n, rng)) >= 1
+
+
+def test_the_regex_automaton_agrees_with_python_re():
+    rng = random.Random(7)
+    for _ in range(40):
+        pattern = random_pattern(rng, 3)
+        nfa, s, e = compile_pattern(pattern)
+        for w in all_words(5):
+            assert nfa.matches(s, e, w) == bool(re.fullmatch(pattern, w)), (pattern, w)
+
+
+def test_lambda_normal_forms():
+    k, i = "\\x. \\y. x", "\\x. x"
+    assert normalize(parse(f"({k}) p q"), 10, 50)[0] == parse("p")
+    assert normalize(parse(f"(\\f. \\x. f (f x)) ({i}) q"), 10, 50) == (parse("q"), 4)  # outer, then I (I q), I q, q
+    assert normalize(parse("(\\x. x x) (\\x. x x)"), 30, 50) is None  # no normal form
+    assert parse("\\x. \\y. x y") == parse("λa b. a b") != parse("\\x. \\y. y x")
+    rng = random.Random(8)
+    for _ in range(30):
+        term = random_term(rng, 2)
+        assert parse(text(term)) == term
+
+
+def test_unifiers():
+    assert unify(("f", "X", "b"), ("f", "a", "Y")) == {"X": "a", "Y": "b"}
+    assert unify("X", ("g", "X")) is None  # occurs check
+    assert unify(("f", "a"), ("g", "a")) is None
+
+
+@pytest.mark.parametrize("name", OFFERED)
+def test_generated_rows_are_deterministic_and_graded(name):
+    manifest = get_bootcamp(f"fl/{name}")
+    task = made(name)["generator"].task
+    rng = random.Random(0)
+    for group in manifest.groups:
+        rows = TaskSet(manifest, seed=3, split="test", groups=[group.name])
+        first = [rows[i] for i in range(3)]
+        assert first == [TaskSet(manifest, seed=3, split="test", groups=[group.name])[i] for i in range(3)]
+        for row in first:
+            identity = row["reward_model"]["ground_truth"]
+            assert task.verify(identity, tagged(task.show(task.solve(identity))))[0] == 1.0
+            wrong = task.wrong_answer(identity, rng)
+            assert wrong is None or task.verify(identity, tagged(task.show(wrong)))[0] == 0.0
+            for base in task.baselines:
+                answer = task.baseline(base, identity, rng)
+                assert answer is None or task.verify(identity, tagged(task.show(answer)))[0] == 0.0, base
