@@ -24,7 +24,6 @@ from .core import Task
 from .known_issues import WITHHELD
 from .tasks import TASKS
 
-MAX_DRAWS = 400  # instances drawn for one row before the generator gives up
 RATIOS = {"easy": 0.3, "medium": 0.4, "hard": 0.3}
 
 
@@ -38,12 +37,12 @@ class FLInstructionGenerator(InstructionGenerator):
     task: ClassVar[Task]
 
     def case_generator(self) -> dict[str, Any]:
-        for _ in range(MAX_DRAWS):
+        for _ in range(self.task.max_draws):
             inst = self.task.draw(self.config, self.rng)
             # the prompt's own example answer must not happen to solve the instance
             if inst is not None and self.task.verify(inst, self.task.prompt(inst))[0] < 1.0:
                 return {"task": self.task.name, **inst}
-        raise ConfigError(f"fl/{self.task.name}: no instance in {MAX_DRAWS} draws with {self.config}: every draw "
+        raise ConfigError(f"fl/{self.task.name}: no instance in {self.task.max_draws} draws with {self.config}: every draw "
                           "was degenerate or a cheap heuristic solved it; choose larger sizes")
 
     def prompt_func(self, identity: dict[str, Any]) -> str:

@@ -40,6 +40,7 @@ class Task:
     answer_format: ClassVar[str] = ""  # what goes between the answer tags, with an example
     baselines: ClassVar[dict[str, str]] = {}  # name -> what it does; `baseline_<name>(inst, rng)` answers
     conformance: ClassVar[dict[str, Any]] = {}  # the manifest's conformance settings
+    max_draws: ClassVar[int] = 400  # instances drawn for one row before the generator gives up
 
     # -- the task's own part -----------------------------------------------------------------------------------
     def validate(self, p: Any) -> None:

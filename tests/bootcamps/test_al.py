@@ -133,6 +133,12 @@ CASES = {
                         ["3"], ["5", "4"], ["3 ways"]),
     "permutation_rank": ({"permutation": [2, 1, 3], "solution": 3},
                          ["3"], ["2", "4"], ["#3"]),
+    "stable_matching": ({"men": [[1, 2, 3], [2, 1, 3], [3, 1, 2]], "women": [[2, 1, 3], [1, 2, 3], [3, 1, 2]],
+                         "solution": [[1, 1], [2, 2], [3, 3]]},
+                        ["1-1, 2-2, 3-3", "3-3, 1-2, 2-1"], ["1-3, 2-2, 3-1", "1-1, 2-2", "1-1, 1-2, 3-3"],
+                        ["1 1, 2 2, 3 3"]),
+    "max_subarray": ({"values": [5, -5, 4, -1, 2], "optimum": 5, "solution": [1, 1]},
+                     ["1 1", "3 5", "1, 5"], ["3 4", "2 5", "5 3"], ["1", "1 to 5"]),
 }
 
 
@@ -265,8 +271,10 @@ def test_the_new_exact_solvers_agree_with_brute_force():
     from bootcamps.al.problems.job_sequencing import best_schedule, on_time
     from bootcamps.al.problems.knapsack_2d import best_pack
     from bootcamps.al.problems.max_clique import largest_clique
+    from bootcamps.al.problems.max_subarray import best_stretch
     from bootcamps.al.problems.partition_count import ways
     from bootcamps.al.problems.permutation_rank import rank
+    from bootcamps.al.problems.stable_matching import blocking_pair, gale_shapley
     from bootcamps.al.problems.vertex_cover_tree import lightest_cover
 
     rng = random.Random(9)
@@ -303,6 +311,12 @@ def test_the_new_exact_solvers_agree_with_brute_force():
         parts, total = sorted(rng.sample(range(1, 7), 3)), rng.randint(1, 15)
         assert ways(parts, total) == sum(1 for c in itertools.product(*(range(total // q + 1) for q in parts))
                                          if sum(a * q for a, q in zip(c, parts, strict=True)) == total)
+        values = [rng.randint(-9, 9) for _ in range(rng.randint(1, 9))]
+        assert best_stretch(values)[0] == max(sum(values[i:j]) for i in range(len(values))
+                                              for j in range(i + 1, len(values) + 1))
+        men, women = ([rng.sample(range(1, n + 1), n) for _ in range(n)] for _ in range(2))
+        matched = gale_shapley(men, women)
+        assert sorted(w for _, w in matched) == list(range(1, n + 1)) and blocking_pair(men, women, matched) is None
     assert [rank(list(p)) for p in itertools.permutations(range(1, 5))] == list(range(1, 25))
 
 

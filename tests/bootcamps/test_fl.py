@@ -34,6 +34,9 @@ def tagged(body: str) -> str:
 CASES = {
     "cnf_sat": ({"variables": 3, "clauses": [[1, 2, 3], [-1, -2, 3], [1, -3, 2]], "solution": [1, 3]},
                 ["1 3", "2", "[1, 3]"], ["3", "1 1", "4"], ["x1 x3", "1 3.5"]),
+    "countermodel": ({"variables": 2, "premises": [["or", ["var", 1], ["var", 2]]], "conclusion": ["var", 1],
+                      "solution": [2]},
+                     ["2", "[2]"], ["1", "1 2", "none", "3"], ["x2"]),
     "max_sat": ({"variables": 2, "clauses": [[1], [-1], [2], [1, 2]], "optimum": 3, "solution": [2]},
                 ["2", "1 2"], ["1", "none"], ["two"]),
     "knights_knaves": ({"people": 3, "statements": [[0, ["is", 1, True]], [1, ["differ", 0, 2]],

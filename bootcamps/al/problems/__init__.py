@@ -28,6 +28,7 @@ from .lis import Lis
 from .longest_path import LongestPath
 from .matrix_chain import MatrixChain
 from .max_clique import MaxClique
+from .max_subarray import MaxSubarray
 from .min_cut import MinCut
 from .mst import Mst
 from .nim import Nim
@@ -39,6 +40,7 @@ from .rod_cutting import RodCutting
 from .scc import Scc
 from .scs import Scs
 from .shortest_path import ShortestPath
+from .stable_matching import StableMatching
 from .subset_sum import SubsetSum
 from .topological_order import TopologicalOrder
 from .tree_diameter import TreeDiameter
@@ -49,6 +51,7 @@ from .word_break import WordBreak
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
     Assignment, BipartiteMatching, BracketRepair, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant,
     DiscreteLog, EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalScheduling, JobSequencing,
-    Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MinCut,
-    Mst, Nim, PalindromePartition, PartitionCount, PermutationRank, PolygonArea, RodCutting, Scc, Scs, ShortestPath,
-    SubsetSum, TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree, WordBreak)}
+    Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique,
+    MaxSubarray, MinCut, Mst, Nim, PalindromePartition, PartitionCount, PermutationRank, PolygonArea, RodCutting,
+    Scc, Scs, ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree,
+    WordBreak)}

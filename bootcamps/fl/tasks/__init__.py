@@ -6,6 +6,7 @@ from .cellular_automaton import CellularAutomaton
 from .cfg_ambiguity import CfgAmbiguity
 from .cfg_member import CfgMember
 from .cnf_sat import CnfSat
+from .countermodel import Countermodel
 from .dfa_distinguish import DfaDistinguish
 from .dfa_minimize import DfaMinimize
 from .knights_knaves import KnightsKnaves
@@ -19,6 +20,6 @@ from .turing_machine import TuringMachine
 from .unification import Unification
 
 TASKS: dict[str, type[Task]] = {cls.name: cls for cls in (
-    CellularAutomaton, CfgAmbiguity, CfgMember, CnfSat, DfaDistinguish, DfaMinimize, KnightsKnaves, LambdaNormalForm, MaxSat, MinDnf, Pcp,
+    CellularAutomaton, CfgAmbiguity, CfgMember, CnfSat, Countermodel, DfaDistinguish, DfaMinimize, KnightsKnaves, LambdaNormalForm, MaxSat, MinDnf, Pcp,
     RegexSynthesis, StringRewriting, TuringMachine,
     Unification)}

@@ -39,9 +39,10 @@ class Pcp(Task):
     knobs = {"tiles": Knob(4, 2, 8, "tiles (top word, bottom word)"),
              "min_length": Knob(4, 2, 10, "the shortest solution uses at least this many tiles"),
              "max_length": Knob(8, 2, 14, "the shortest solution uses at most this many tiles")}
-    groups = {"easy": {"tiles": 3, "min_length": 3, "max_length": 5},
+    groups = {"easy": {"tiles": 4, "min_length": 3, "max_length": 6},
               "medium": {"tiles": 4, "min_length": 4, "max_length": 7},
               "hard": {"tiles": 5, "min_length": 5, "max_length": 10}}
+    max_draws = 3000  # about 1 draw in 80 (hard) has a shortest solution in range; a draw costs under a millisecond
     answer_format = "the tile numbers in order, separated by spaces, e.g. <answer>2 1 3 2</answer>."
     baselines = {"each_once": "every tile once, in order", "first_tile": "the first tile alone"}
 
