@@ -11,7 +11,7 @@ import pytest
 
 from bc_common.catalog import get_bootcamp
 from bc_common.tasks import TaskSet
-from bootcamps.fl.automata import Dfa, classes, random_dfa, shortest_difference
+from bootcamps.fl.automata import classes, random_dfa, shortest_difference
 from bootcamps.fl.collection import classes as made
 from bootcamps.fl.core import satisfied
 from bootcamps.fl.grammar import derivable_lengths, derived, parse_trees, random_grammar, sample_word

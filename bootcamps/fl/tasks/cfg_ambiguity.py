@@ -25,12 +25,11 @@ class CfgAmbiguity(Task):
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         grammar = random_grammar(rng, p.nonterminals, LETTERS, binary=1, terminal=0.9)
         table = derived(grammar, p.min_length + 2)["S"]
-        for n, words in enumerate(table):
-            ambiguous = sorted(w for w, count in words.items() if count > 1)
-            if ambiguous:
-                break
-        else:
+        n = next((k for k, words in enumerate(table) if any(count > 1 for count in words.values())), None)
+        if n is None:
             return None
+        words = table[n]
+        ambiguous = sorted(w for w, count in words.items() if count > 1)
         if n < p.min_length or len(ambiguous) * 4 > len(words):
             return None  # too short, or most words of that length are ambiguous
         inst = {"grammar": grammar, "length": n, "solution": rng.choice(ambiguous)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Union
+from typing import Any
 
 from ..core import Knob, Task
 
@@ -25,7 +25,6 @@ FREE = ("p", "q", "r", "s")
 BINDERS = "xyzuvwtmnk"
 MAX_DEPTH = 60  # nesting of an answer's term
 _TOKEN = re.compile(r"\s*(\\|λ|\.|\(|\)|[a-z][a-z0-9_']{0,5})")
-Parsed = Union[Term, None]
 
 
 def shift(t: Term, by: int, cutoff: int = 0) -> Term:
@@ -97,7 +96,7 @@ def text(t: Term, depth: int = 0) -> str:
     return f"{left} {right}"
 
 
-def parse(body: str) -> Parsed:
+def parse(body: str) -> Term | None:
     """A term in `\\x. x y` (or `λx.x y`) syntax to de Bruijn form; None when malformed. Several binders may share
     one lambda: `\\x y. x`."""
     tokens, pos = [], 0

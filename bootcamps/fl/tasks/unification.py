@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Union
+from typing import Any
 
 from ..core import Knob, Task
 
-Term = Union[str, tuple]  # a variable or constant name, or (functor, argument, ...)
+Term = str | tuple  # a variable or constant name, or (functor, argument, ...)
 FUNCTORS = {"f": 2, "g": 1, "h": 3, "k": 2}
 CONSTANTS = ("a", "b", "c")
 VARIABLES = ("X", "Y", "Z", "U", "V", "W", "P", "Q", "R", "S")
