@@ -1,0 +1,49 @@
+"""sy/antiderivative: an antiderivative of an elementary function, checked by differentiating the answer."""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import sympy as sp
+
+from .. import numeric
+from ..core import Knob, Task, X, stored, text
+from ..functions import function
+
+
+class Antiderivative(Task):
+    name = "antiderivative"
+    title = "Antiderivative (indefinite integral)"
+    knobs = {"level": Knob(1, 0, 2, "0: standard forms, 1: products and compositions, 2: nested"),
+             "terms": Knob(2, 1, 4, "terms of the antiderivative")}
+    groups = {"easy": {"level": 0, "terms": 2}, "medium": {"level": 1, "terms": 2}, "hard": {"level": 2, "terms": 2}}
+    answer_format = ("one antiderivative F(x) (any constant of integration, or none), e.g. "
+                     "`x*sin(x) + cos(x)`.")
+    baselines = {"copy": "the integrand itself", "zero": "0", "differentiate": "the integrand's derivative"}
+
+    def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
+        antiderivative = function(rng, p.level, p.terms)
+        integrand = sp.diff(antiderivative, X)
+        if not integrand.has(X) or len(text(integrand)) > 200:
+            return None
+        inst = {"integrand": text(integrand), "answer": text(antiderivative)}
+        return None if self.cheap(inst, rng) else inst
+
+    def statement(self, inst: dict[str, Any]) -> str:
+        return (f"Find an antiderivative F(x) (F' = f, for x > 0) of\n\n    f(x) = {inst['integrand']}")
+
+    def check(self, inst: dict[str, Any], answer: sp.Expr, body: str) -> str | None:
+        pts = numeric.points(body, (X,), 0.3, 1.3)
+        return None if numeric.equal(sp.diff(answer, X), stored(inst["integrand"]), pts) else "F' is not f"
+
+    def corrupt(self, inst: dict[str, Any], rng: random.Random) -> str:
+        return f"{inst['answer']} + {rng.choice([-3, -2, 2, 3])}*x"
+
+    def baseline_copy(self, inst: dict[str, Any], rng: random.Random) -> str:
+        return inst["integrand"]
+
+    def baseline_zero(self, inst: dict[str, Any], rng: random.Random) -> str:
+        return "0"
+
+    def baseline_differentiate(self, inst: dict[str, Any], rng: random.Random) -> str:
+        return text(sp.diff(stored(inst["integrand"]), X))
