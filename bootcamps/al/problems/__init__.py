@@ -16,6 +16,7 @@ from .edit_distance import EditDistance
 from .euler_path import EulerPath
 from .graph_coloring import GraphColoring
 from .hamiltonian_path import HamiltonianPath
+from .interval_rooms import IntervalRooms
 from .interval_scheduling import IntervalScheduling
 from .job_sequencing import JobSequencing
 from .josephus import Josephus
@@ -50,8 +51,8 @@ from .word_break import WordBreak
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
     Assignment, BipartiteMatching, BracketRepair, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant,
-    DiscreteLog, EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalScheduling, JobSequencing,
-    Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique,
-    MaxSubarray, MinCut, Mst, Nim, PalindromePartition, PartitionCount, PermutationRank, PolygonArea, RodCutting,
-    Scc, Scs, ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, TwoSat, VertexCoverTree,
-    WordBreak)}
+    DiscreteLog, EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalRooms, IntervalScheduling,
+    JobSequencing, Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain,
+    MaxClique, MaxSubarray, MinCut, Mst, Nim, PalindromePartition, PartitionCount, PermutationRank, PolygonArea,
+    RodCutting, Scc, Scs, ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, TwoSat,
+    VertexCoverTree, WordBreak)}
