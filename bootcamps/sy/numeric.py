@@ -1,9 +1,9 @@
-"""Equality of expressions by evaluation: a SymPy tree evaluated with mpmath at 50 digits, node by node, refusing
+"""Equality of expressions by evaluation: a SymPy tree evaluated with mpmath at 30 digits, node by node, refusing
 any value beyond 10^300 in size (so a hostile answer like exp(exp(exp(x))) stops at the first huge value instead
-of building it), and two expressions called equal when they agree to 1e-35 (relative) at every sample point.
+of building it), and two expressions called equal when they agree to 1e-20 (relative) at every sample point.
 
 Random-point evaluation is the standard zero test for elementary expressions: a non-zero difference of two
-short expressions vanishing at several random points to 35 digits does not happen by accident. SymPy's
+short expressions vanishing at several random points to 20 digits does not happen by accident. SymPy's
 `simplify` is not used on model text: it has no time bound.
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 import mpmath
 import sympy as sp
 
-DIGITS = 50
-TOLERANCE = mpmath.mpf(10) ** -35
+DIGITS = 30
+TOLERANCE = mpmath.mpf(10) ** -20
 HUGE = mpmath.mpf(10) ** 300
 MAX_OPS = 4000  # node visits of one evaluation (a derivative of a 400-node answer stays far below)
 
@@ -33,7 +33,7 @@ class Unevaluable(ValueError):
 
 
 def value(expr: sp.Expr, point: dict[sp.Symbol, Any]) -> mpmath.mpc:
-    """`expr` at `point` (symbols -> numbers) as an mpmath complex, 50 digits; Unevaluable when it cannot be done
+    """`expr` at `point` (symbols -> numbers) as an mpmath complex, 30 digits; Unevaluable when it cannot be done
     safely."""
     budget = [MAX_OPS]
     with mpmath.workdps(DIGITS):
@@ -103,12 +103,12 @@ def _eval(e: Any, point: dict[sp.Symbol, Any], budget: list[int]) -> mpmath.mpc:
 
 
 def close(a: Any, b: Any) -> bool:
-    """Whether two mpmath numbers agree to 1e-35, relative to the larger (absolute below 1)."""
+    """Whether two mpmath numbers agree to 1e-20, relative to the larger (absolute below 1)."""
     with mpmath.workdps(DIGITS):
         return abs(a - b) <= TOLERANCE * max(1, abs(a), abs(b))
 
 
-def points(seed_text: str, symbols: tuple[sp.Symbol, ...], low: float, high: float, count: int = 4) -> list[dict]:
+def points(seed_text: str, symbols: tuple[sp.Symbol, ...], low: float, high: float, count: int = 3) -> list[dict]:
     """`count` sample points with every symbol in [low, high], drawn from a stream keyed by `seed_text` (the
     answer's text: the same answer is always checked at the same points, and no answer knows them in advance)."""
     rng = random.Random(zlib.crc32(seed_text.encode("utf-8", "replace")))

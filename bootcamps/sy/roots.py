@@ -1,5 +1,5 @@
 """Checks for answers that are a set of numbers (roots, eigenvalues): every stored value given once, nothing else,
-compared by value at 50 digits, so any exact form of a root (`1 + sqrt(2)`, `(2 + sqrt(8))/2`) is accepted."""
+compared by value at 30 digits, so any exact form of a root (`1 + sqrt(2)`, `(2 + sqrt(8))/2`) is accepted."""
 from __future__ import annotations
 
 import random
