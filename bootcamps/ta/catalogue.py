@@ -18,7 +18,6 @@ UNAVAILABLE: dict[str, str] = {
     'codenames': 'fetches data at run time (env.py calls nltk.download or a word list download): not offline',
     'colonel_blotto': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
     'connect_four': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
-    'countdown': 'one start for every seed (reset seeds 1 and 2 give the same game): tasks cannot be distinct',
     'crosswords': 'fetches data at run time (words_clues_generator.py calls nltk.download or a word list download): not offline',
     'crusade': 'not adapted yet: the adapter has no reference policy that wins every task of it, which the conformance suite requires',
     'cryptarithm': 'one start for every seed (reset seeds 1 and 2 give the same game): tasks cannot be distinct',

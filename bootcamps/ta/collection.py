@@ -10,7 +10,7 @@ from .not_adapted import NOT_ADAPTED
 
 # bootcamps/ta/games/; listed here so `bc-gen --list` imports nothing
 ADAPTED = (
-    "fifteen_puzzle", "frozen_lake", "guess_the_number", "lights_out", "mastermind", "nim", "rush_hour",
+    "countdown", "fifteen_puzzle", "frozen_lake", "guess_the_number", "lights_out", "mastermind", "nim", "rush_hour",
     "sokoban", "sudoku", "three_card_monte")
 
 

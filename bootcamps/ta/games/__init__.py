@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from ..game import Game
-from . import fifteen_puzzle, frozen_lake, guess_the_number, lights_out, mastermind, nim, rush_hour, sokoban, sudoku, three_card_monte
+from . import countdown, fifteen_puzzle, frozen_lake, guess_the_number, lights_out, mastermind, nim, rush_hour, sokoban, sudoku, three_card_monte
 
 GAMES: dict[str, Game] = {g.name: g for g in (
-    fifteen_puzzle.GAME, frozen_lake.GAME, guess_the_number.GAME, lights_out.GAME, mastermind.GAME, nim.GAME,
+    countdown.GAME, fifteen_puzzle.GAME, frozen_lake.GAME, guess_the_number.GAME, lights_out.GAME, mastermind.GAME, nim.GAME,
     rush_hour.GAME, sokoban.GAME, sudoku.GAME, three_card_monte.GAME)}
 
 
