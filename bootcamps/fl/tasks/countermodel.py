@@ -9,7 +9,7 @@ from typing import Any
 from ..core import Knob, Task, distinct_variables
 
 Formula = list[Any]  # ["var", i] | ["not", f] | ["and", f, g] | ["or", f, g] | ["imp", f, g] | ["iff", f, g]
-MOST_COUNTERMODELS = 2  # more, and a fixed assignment would often be one
+MOST_COUNTERMODELS = 1  # more, and a fixed assignment would often be one
 
 
 def value(f: Formula, true: set[int]) -> bool:
@@ -68,9 +68,9 @@ class Countermodel(Task):
     title = "Countermodel to a propositional entailment"
     knobs = {"variables": Knob(7, 4, 12, "variables x1..xn"), "premises": Knob(10, 2, 20, "premises, at most"),
              "depth": Knob(2, 1, 4, "nesting of each formula")}
-    groups = {"easy": {"variables": 6, "premises": 10, "depth": 2},
-              "medium": {"variables": 8, "premises": 12, "depth": 2},
-              "hard": {"variables": 10, "premises": 14, "depth": 3}}
+    groups = {"easy": {"variables": 8, "premises": 12, "depth": 2},
+              "medium": {"variables": 9, "premises": 14, "depth": 2},
+              "hard": {"variables": 10, "premises": 16, "depth": 3}}
     answer_format = ("the numbers of the variables you set TRUE, separated by spaces (every other one is FALSE), "
                      "e.g. <answer>1 4 6</answer> (<answer>none</answer> for none).")
     baselines = {"all_true": "every variable true", "all_false": "every variable false",
