@@ -41,9 +41,14 @@ KILLER = {"puzzle": "killer_sudoku", "size": 4, "cages": [
 AKARI = {"puzzle": "akari", "size": 3, "board": [".1.", "...", "#.."]}
 THERMOMETERS = {"puzzle": "thermometers", "size": 2, "thermometers": [[[0, 0], [0, 1]], [[1, 0], [1, 1]]],
                 "rows": [1, 0], "cols": [1, 0]}
+AQUARIUM = {"puzzle": "aquarium", "size": 2, "tanks": [[[0, 0], [1, 0]], [[0, 1], [1, 1]]], "rows": [1, 2],
+            "cols": [1, 2]}
+KAKURASU = {"puzzle": "kakurasu", "size": 2, "rows": [1, 2], "cols": [1, 2]}
 
 # (identity, a solution, one rule broken, an alternative solution where the rules allow one)
 CASES = {
+    "aquarium": (AQUARIUM, [". #", "# #"], ["# #", ". #"], None),
+    "kakurasu": (KAKURASU, ["# .", ". #"], [". #", "# ."], None),
     "thermometers": (THERMOMETERS, ["# .", ". ."], [". #", ". ."], None),
     "akari": (AKARI, ["L 1 .", ". . L", "# L ."], ["L 1 L", ". . .", "# L ."], None),
     "killer_sudoku": (KILLER, ["1 2 3 4", "3 4 1 2", "2 1 4 3", "4 3 2 1"], ["2 1 3 4", "3 4 1 2", "1 2 4 3",
@@ -78,6 +83,32 @@ def test_verifier_on_hand_made_grids(name):
 def test_tents_pairs_each_tent_with_its_own_tree():
     assert matched([(1, 0), (0, 1)], [(0, 0), (1, 1)])
     assert not matched([(1, 0), (0, 1)], [(0, 0), (2, 2)])  # one tree, two tents beside it
+
+
+def test_aquarium_water_fills_each_tank_from_the_bottom():
+    tank = {"puzzle": "aquarium", "size": 2, "tanks": [[[0, 0], [0, 1], [1, 1]], [[1, 0]]], "rows": [1, 1],
+            "cols": [0, 2]}
+    assert score(tank, [". #", ". #"]) == 0.0  # water above the tank's empty cell (0, 0) on the same row
+    assert score({**tank, "rows": [0, 1], "cols": [0, 1]}, [". .", ". #"]) == 1.0
+
+
+def test_regions_cover_the_grid_connected_and_sized():
+    from bootcamps.pz.puzzle import neighbours
+    from bootcamps.pz.puzzles.regions import partition
+    for seed in range(20):
+        regions = partition(random.Random(seed), 7, 2, 5)
+        cells = [c for r in regions for c in r]
+        assert sorted(cells) == [(i, j) for i in range(7) for j in range(7)]
+        for region in regions:
+            assert len(region) >= 2
+            seen, todo = {region[0]}, [region[0]]
+            while todo:
+                c = todo.pop()
+                for d in neighbours(*c, 7, 7):
+                    if d in region and d not in seen:
+                        seen.add(d)
+                        todo.append(d)
+            assert seen == set(region)
 
 
 def test_cardinality_encodings_match_brute_force():

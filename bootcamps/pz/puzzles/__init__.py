@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from ..puzzle import Puzzle
 from .akari import Akari
+from .aquarium import Aquarium
+from .kakurasu import Kakurasu
 from .kenken import Kenken
 from .killer_sudoku import KillerSudoku
 from .mosaic import Mosaic
@@ -11,6 +13,6 @@ from .skyscrapers import Skyscrapers
 from .tents import Tents
 from .thermometers import Thermometers
 
-PUZZLES: dict[str, Puzzle] = {p.name: p for p in (Akari(), Kenken(), KillerSudoku(), Mosaic(), Nonogram(),
-                                                  Skyscrapers(), Tents(),
-                                                  Thermometers())}
+PUZZLES: dict[str, Puzzle] = {p.name: p for p in (
+    Akari(), Aquarium(), Kakurasu(), Kenken(), KillerSudoku(), Mosaic(), Nonogram(), Skyscrapers(), Tents(),
+    Thermometers())}
