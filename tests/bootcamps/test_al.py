@@ -141,6 +141,8 @@ CASES = {
                      ["1 1", "3 5", "1, 5"], ["3 4", "2 5", "5 3"], ["1", "1 to 5"]),
     "interval_rooms": ({"meetings": [[0, 2], [1, 3], [2, 4]], "optimum": 2, "solution": [1, 2, 1]},
                        ["1 2 1", "2 1 2"], ["1 2 3", "1 1 2", "1 2"], ["A B A"]),
+    "bin_packing": ({"sizes": [60, 50, 40, 30, 20], "capacity": 100, "optimum": 2, "solution": [1, 2, 1, 2, 2]},
+                    ["1 2 1 2 2", "2 1 2 1 1"], ["1 2 3 2 2", "1 1 2 2 2", "1 2 1 2"], ["1 2 1 2 x"]),
 }
 
 
@@ -267,6 +269,7 @@ def test_the_new_exact_solvers_agree_with_brute_force():
     from fractions import Fraction
 
     from bootcamps.al.core import random_graph, random_tree
+    from bootcamps.al.problems.bin_packing import fewest_bins
     from bootcamps.al.problems.bracket_repair import balanced, shortest_repair
     from bootcamps.al.problems.determinant import determinant
     from bootcamps.al.problems.graph_coloring import fewest_colors
@@ -319,6 +322,11 @@ def test_the_new_exact_solvers_agree_with_brute_force():
         men, women = ([rng.sample(range(1, n + 1), n) for _ in range(n)] for _ in range(2))
         matched = gale_shapley(men, women)
         assert sorted(w for _, w in matched) == list(range(1, n + 1)) and blocking_pair(men, women, matched) is None
+        sizes = [rng.randint(10, 60) for _ in range(rng.randint(1, 6))]
+        assert max(fewest_bins(sizes, 100)) == next(
+            k for k in range(1, len(sizes) + 1) if any(
+                all(sum(s for s, b in zip(sizes, a, strict=True) if b == j) <= 100 for j in range(k))
+                for a in itertools.product(range(k), repeat=len(sizes))))
     assert [rank(list(p)) for p in itertools.permutations(range(1, 5))] == list(range(1, 25))
 
 

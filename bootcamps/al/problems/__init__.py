@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..core import Problem
 from .assignment import Assignment
+from .bin_packing import BinPacking
 from .bipartite_matching import BipartiteMatching
 from .bracket_repair import BracketRepair
 from .closest_pair import ClosestPair
@@ -50,9 +51,9 @@ from .vertex_cover_tree import VertexCoverTree
 from .word_break import WordBreak
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
-    Assignment, BipartiteMatching, BracketRepair, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant,
-    DiscreteLog, EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalRooms, IntervalScheduling,
-    JobSequencing, Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain,
-    MaxClique, MaxSubarray, MinCut, Mst, Nim, PalindromePartition, PartitionCount, PermutationRank, PolygonArea,
-    RodCutting, Scc, Scs, ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, TwoSat,
-    VertexCoverTree, WordBreak)}
+    Assignment, BinPacking, BipartiteMatching, BracketRepair, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths,
+    Determinant, DiscreteLog, EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalRooms,
+    IntervalScheduling, JobSequencing, Josephus, Knapsack2d, Lca, Lcs, LinearRecurrence, LinearSystem, Lis,
+    LongestPath, MatrixChain, MaxClique, MaxSubarray, MinCut, Mst, Nim, PalindromePartition, PartitionCount,
+    PermutationRank, PolygonArea, RodCutting, Scc, Scs, ShortestPath, StableMatching, SubsetSum, TopologicalOrder,
+    TreeDiameter, TwoSat, VertexCoverTree, WordBreak)}
