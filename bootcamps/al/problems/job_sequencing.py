@@ -26,13 +26,12 @@ def best_schedule(jobs: list[list[int]]) -> tuple[int, list[int]]:
     """(most profit, the jobs by deadline): a set is feasible iff its earliest-deadline order is, so a knapsack
     over finishing times along the deadline order (best[t]: the most profit finishing exactly at t)."""
     order = by_deadline(jobs, list(range(1, len(jobs) + 1)))
-    horizon = max(d for _, d, _ in jobs)
     best: dict[int, tuple[int, list[int]]] = {0: (0, [])}
     for k in order:
         length, deadline, profit = jobs[k - 1]
         for t, (value, chosen) in sorted(best.items(), reverse=True):
             end = t + length
-            if end <= min(deadline, horizon) and value + profit > best.get(end, (-1, []))[0]:
+            if end <= deadline and value + profit > best.get(end, (-1, []))[0]:
                 best[end] = (value + profit, chosen + [k])
     return max(best.values(), key=lambda vc: (vc[0], -len(vc[1])))
 
