@@ -19,10 +19,13 @@ class CfgMember(Task):
               "hard": {"nonterminals": 6, "length": 10}}
     answer_format = "the word, letters only, e.g. <answer>abbab</answer>."
     baselines = {"random_word": "a random word of the asked length", "one_letter": "the letter a repeated",
+                 "other_letter": "the letter b repeated",
                  "alternating": "abab... of the asked length"}
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         grammar = random_grammar(rng, p.nonterminals, "ab", binary=1, terminal=0.8)
+        if {b[0] for bodies in grammar.values() for b in bodies if len(b) == 1} != {"a", "b"}:
+            return None  # one letter only: the word is that letter repeated
         lengths = derivable_lengths(grammar, p.length)
         if p.length not in lengths["S"]:
             return None
@@ -59,6 +62,9 @@ class CfgMember(Task):
 
     def baseline_one_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
         return "a" * inst["length"]
+
+    def baseline_other_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
+        return "b" * inst["length"]
 
     def baseline_alternating(self, inst: dict[str, Any], rng: random.Random) -> str:
         return ("ab" * inst["length"])[:inst["length"]]

@@ -79,14 +79,18 @@ def normalize(t: Term, steps: int, largest: int) -> tuple[Term, int] | None:
     return None
 
 
+def binder(depth: int) -> str:
+    return BINDERS[depth] if depth < len(BINDERS) else f"x{depth}"
+
+
 def text(t: Term, depth: int = 0) -> str:
     """Named form: binders named by depth (x, y, z, ...), application left-associative, bodies extend right."""
     if t[0] == "v":
-        return BINDERS[depth - 1 - t[1]]
+        return binder(depth - 1 - t[1])
     if t[0] == "f":
         return t[1]
     if t[0] == "l":
-        return f"\\{BINDERS[depth]}. {text(t[1], depth + 1)}"
+        return f"\\{binder(depth)}. {text(t[1], depth + 1)}"
     left = text(t[1], depth)
     if t[1][0] == "l":
         left = f"({left})"

@@ -3,6 +3,7 @@ expression within the length limit scores; matched by a Thompson automaton of ou
 engine)."""
 from __future__ import annotations
 
+import functools
 import random
 from itertools import product
 from typing import Any
@@ -138,6 +139,33 @@ def _wrap(p: str, op: str) -> str:
     return p
 
 
+def patterns(depth: int) -> set[str]:
+    """Every expression `random_pattern` can draw up to `depth`."""
+    if depth == 0:
+        return set(LETTERS)
+    smaller = patterns(depth - 1)
+    out = set(smaller)
+    for x in smaller:
+        for y in smaller:
+            out.add(_wrap(x, "|") + _wrap(y, "|"))
+            out.add(f"({x}|{y})")
+        inner = x if len(x) == 1 else f"({x})"
+        out.update(inner + op for op in "*+?")
+    return out
+
+
+@functools.cache
+def small_languages(longest: int) -> list[tuple[int, str]]:
+    """(words matched, as bits over `all_words(longest)`; the shortest expression) for each language the
+    expressions of depth 2 give on those words, shortest first (computed once: about a second)."""
+    words = all_words(longest)
+    found: dict[int, str] = {}
+    for pattern in sorted(patterns(2), key=lambda p: (len(p), p)):
+        nfa, s, e = compile_pattern(pattern)  # type: ignore[misc]
+        found.setdefault(sum(1 << i for i, w in enumerate(words) if nfa.matches(s, e, w)), pattern)
+    return sorted(((m, p) for m, p in found.items()), key=lambda mp: (len(mp[1]), mp[1]))
+
+
 def all_words(longest: int) -> list[str]:
     return ["".join(w) for n in range(longest + 1) for w in product(LETTERS, repeat=n)]
 
@@ -152,12 +180,13 @@ class RegexSynthesis(Task):
     knobs = {"depth": Knob(3, 2, 5, "depth of the hidden expression"),
              "examples": Knob(6, 3, 12, "positive and negative words, each"),
              "longest": Knob(6, 3, 8, "letters of the longest example word")}
-    groups = {"easy": {"depth": 2, "examples": 5, "longest": 5}, "medium": {"depth": 3, "examples": 6, "longest": 6},
+    groups = {"easy": {"depth": 3, "examples": 5, "longest": 5}, "medium": {"depth": 3, "examples": 6, "longest": 6},
               "hard": {"depth": 4, "examples": 8, "longest": 7}}
     answer_format = ("the expression alone (letters a b, operators | * + ? and parentheses; no spaces needed), e.g. "
                      "<answer>(ab|b)*a?</answer>.")
     baselines = {"union": "the positive words joined by |", "anything": "(a|b)*, every word",
-                 "positive_letters": "the letters of the positive words, starred"}
+                 "positive_letters": "the letters of the positive words, starred",
+                 "small_search": "the shortest expression of depth two (about 180 languages) that fits the examples"}
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         hidden = random_pattern(rng, p.depth)
@@ -217,3 +246,10 @@ class RegexSynthesis(Task):
     def baseline_positive_letters(self, inst: dict[str, Any], rng: random.Random) -> str:
         letters = sorted(set("".join(inst["positive"])))
         return "(" + "|".join(letters) + ")*" if len(letters) > 1 else f"{letters[0]}*" if letters else "a?"
+
+    def baseline_small_search(self, inst: dict[str, Any], rng: random.Random) -> str:
+        longest = max(len(w) for w in inst["positive"] + inst["negative"])
+        index = {w: i for i, w in enumerate(all_words(longest))}
+        yes = sum(1 << index[w] for w in inst["positive"])
+        no = sum(1 << index[w] for w in inst["negative"])
+        return next((p for m, p in small_languages(longest) if m & yes == yes and not m & no), "(a|b)*")
