@@ -186,6 +186,22 @@ class Puzzle:
             self._paths.popitem(last=False)
         return tuple(found)
 
+    def within(self, inst: dict[str, Any], state: State, moves: int) -> bool:
+        """Whether `state` solves in at most `moves` moves (a search cut off at that depth)."""
+        if moves < 0:
+            return False
+        table = self.distances(inst)
+        if table is not None:
+            return state in table and table[state] <= moves
+        key = (orjson.dumps(inst, option=orjson.OPT_SORT_KEYS), state)
+        if key in self._paths:
+            return len(self._paths[key]) <= moves
+        if type(self).optimal_path is not Puzzle.optimal_path:  # a puzzle with its own exact solver
+            found = self.distance(inst, state)
+            return found is not None and found <= moves
+        return astar(state, lambda s: self.neighbours(inst, s), lambda s: self.solved(inst, s),
+                     lambda s: self.estimate(inst, s), self.solver_limit, bound=moves) is not None
+
     def distance(self, inst: dict[str, Any], state: State) -> int | None:
         table = self.distances(inst)
         if table is not None:
@@ -196,9 +212,10 @@ class Puzzle:
 
 def astar(start: State, neighbours: Callable[[State], Iterable[tuple[Action, State]]],
           goal: Callable[[State], bool], estimate: Callable[[State], float],
-          limit: int) -> tuple[Action, ...] | None:
+          limit: int, bound: float = float("inf")) -> tuple[Action, ...] | None:
     """A shortest action sequence from `start` to a goal state (unit costs; `estimate` must never overestimate,
-    0 makes it breadth-first); None when no goal is reached within `limit` opened states."""
+    0 makes it breadth-first); None when no goal is reached within `limit` opened states, or within `bound`
+    moves."""
     if goal(start):
         return ()
     tie = itertools.count()
@@ -220,9 +237,12 @@ def astar(start: State, neighbours: Callable[[State], Iterable[tuple[Action, Sta
         g = cost[state] + 1
         for a, nxt in neighbours(state):
             if g < cost.get(nxt, 1 << 30):
+                f = g + estimate(nxt)
+                if f > bound:
+                    continue
                 cost[nxt] = g
                 parent[nxt] = (state, a)
-                heapq.heappush(frontier, (g + estimate(nxt), next(tie), nxt))
+                heapq.heappush(frontier, (f, next(tie), nxt))
     return None
 
 
@@ -334,12 +354,12 @@ def greedy_solves(puzzle: Puzzle, inst: dict[str, Any], budget: int) -> bool:
 
 
 def wrong_move(puzzle: Puzzle, inst: dict[str, Any], state: State, rng: random.Random) -> Action | None:
-    """A legal move that does not bring the goal closer (the noisy policy's mistake): one after which the optimum
-    left is not smaller; None when every legal move makes progress."""
+    """A legal move that does not bring the goal closer (the noisy policy's mistake): one after which no solution
+    of `optimum left - 1` moves exists, tried in a random order; None when every legal move makes progress."""
     here = puzzle.distance(inst, state)
-    bad = []
-    for a, s in puzzle.neighbours(inst, state):
-        d = puzzle.distance(inst, s)
-        if d is None or here is None or d >= here:
-            bad.append(a)
-    return rng.choice(bad) if bad else None
+    options = list(puzzle.neighbours(inst, state))
+    rng.shuffle(options)
+    for a, s in options:
+        if here is None or not puzzle.within(inst, s, here - 1):
+            return a
+    return None

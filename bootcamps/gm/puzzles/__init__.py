@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from ..core import Puzzle
 from . import (
+    hanoi,
+    ice_slide,
     lights_out,
     sliding_tile,
 )
 
-MODULES = (lights_out, sliding_tile,)
+MODULES = (hanoi, ice_slide, lights_out, sliding_tile,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}

@@ -1,5 +1,6 @@
-"""The sliding tile puzzle (8-puzzle on 3x3, 15-puzzle on 4x4): slide tiles into the gap until they read 1, 2, ...
-in rows with the gap last. Optimum by A* on the Manhattan distance (admissible: a slide moves one tile one cell)."""
+"""The sliding tile puzzle (the 8-puzzle): slide tiles into the gap until they read 1-8 in rows with the gap last.
+The optimum from the whole distance table (breadth-first from the goal); start boards are drawn uniformly among
+the boards at the group's distances. The Manhattan distance guides the greedy baseline."""
 from __future__ import annotations
 
 import functools
