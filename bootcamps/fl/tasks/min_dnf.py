@@ -102,8 +102,8 @@ class MinDnf(Task):
     name = "min_dnf"
     title = "Minimal disjunctive normal form"
     knobs = {"variables": Knob(4, 3, 5, "variables x1..xn"), "ones": Knob(7, 2, 24, "rows where the function is 1")}
-    groups = {"easy": {"variables": 4, "ones": 6}, "medium": {"variables": 4, "ones": 8},
-              "hard": {"variables": 5, "ones": 13}}
+    groups = {"easy": {"variables": 5, "ones": 8}, "medium": {"variables": 5, "ones": 11},
+              "hard": {"variables": 5, "ones": 14}}
     answer_format = ("the formula with & for AND, | for OR and ~ for NOT, e.g. <answer>x1 & ~x3 | x2 & x4</answer>.")
     baselines = {"minterms": "one full term per row where the function is 1",
                  "all_primes": "every prime implicant", "greedy": "prime implicants taken greedily, the one covering "
