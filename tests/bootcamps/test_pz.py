@@ -43,11 +43,14 @@ THERMOMETERS = {"puzzle": "thermometers", "size": 2, "thermometers": [[[0, 0], [
                 "rows": [1, 0], "cols": [1, 0]}
 AQUARIUM = {"puzzle": "aquarium", "size": 2, "tanks": [[[0, 0], [1, 0]], [[0, 1], [1, 1]]], "rows": [1, 2],
             "cols": [1, 2]}
+# 1 2 / 1 1: shade the lower left 1 (the upper right 2 stays; the three unshaded cells connect)
+HITORI = {"puzzle": "hitori", "size": 2, "board": [["1", "2"], ["1", "1"]]}
 KAKURASU = {"puzzle": "kakurasu", "size": 2, "rows": [1, 2], "cols": [1, 2]}
 
 # (identity, a solution, one rule broken, an alternative solution where the rules allow one)
 CASES = {
     "aquarium": (AQUARIUM, [". #", "# #"], ["# #", ". #"], None),
+    "hitori": (HITORI, [". .", "# ."], ["# .", ". #"], None),
     "kakurasu": (KAKURASU, ["# .", ". #"], [". #", "# ."], None),
     "thermometers": (THERMOMETERS, ["# .", ". ."], [". #", ". ."], None),
     "akari": (AKARI, ["L 1 .", ". . L", "# L ."], ["L 1 L", ". . .", "# L ."], None),
@@ -90,6 +93,15 @@ def test_aquarium_water_fills_each_tank_from_the_bottom():
             "cols": [0, 2]}
     assert score(tank, [". #", ". #"]) == 0.0  # water above the tank's empty cell (0, 0) on the same row
     assert score({**tank, "rows": [0, 1], "cols": [0, 1]}, [". .", ". #"]) == 1.0
+
+
+def test_hitori_needs_the_unshaded_cells_connected():
+    board = {"puzzle": "hitori", "size": 3, "board": [["1", "2", "3"], ["2", "3", "1"], ["3", "1", "2"]]}
+    assert score(board, [". . .", ". . .", ". . ."]) == 1.0
+    assert score(board, [". # .", "# . .", ". . ."]) == 0.0  # the top left cell is cut off
+    # every way to break the repeats cuts a corner off: the solver's cut clauses find that no grid is left
+    assert PUZZLES["hitori"].solve({"size": 3, "board": [["1", "1", "2"], ["1", "2", "1"], ["2", "1", "1"]]}) is None
+    assert PUZZLES["hitori"].solve(HITORI) == [[".", "."], ["#", "."]]
 
 
 def test_regions_cover_the_grid_connected_and_sized():
