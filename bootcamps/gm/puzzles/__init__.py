@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from ..core import Puzzle
 from . import (
+    flood_it,
     hanoi,
     ice_slide,
     lights_out,
     sliding_tile,
 )
 
-MODULES = (hanoi, ice_slide, lights_out, sliding_tile,)
+MODULES = (flood_it, hanoi, ice_slide, lights_out, sliding_tile,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
