@@ -20,7 +20,8 @@ class CfgAmbiguity(Task):
               "hard": {"nonterminals": 6, "min_length": 6}}
     answer_format = "the word, letters only, e.g. <answer>abcab</answer>."
     baselines = {"shortest_word": "a shortest word the grammar generates",
-                 "first_of_length": "the first generated word (in alphabetical order) of the right length"}
+                 "first_of_length": "the first generated word (in alphabetical order) of the right length",
+                 "repeated_letter": "the letter with the most rules, repeated to the right length"}
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         grammar = random_grammar(rng, p.nonterminals, LETTERS, binary=1, terminal=0.9)
@@ -30,8 +31,8 @@ class CfgAmbiguity(Task):
             return None
         words = table[n]
         ambiguous = sorted(w for w, count in words.items() if count > 1)
-        if n < p.min_length or len(ambiguous) * 4 > len(words):
-            return None  # too short, or most words of that length are ambiguous
+        if n < p.min_length or len(ambiguous) * 4 > len(words) or any(ch * n in ambiguous for ch in LETTERS):
+            return None  # too short, many words of that length ambiguous, or one letter repeated is
         inst = {"grammar": grammar, "length": n, "solution": rng.choice(ambiguous)}
         return None if self.any_baseline_accepted(inst, rng) else inst
 
@@ -64,3 +65,7 @@ class CfgAmbiguity(Task):
     def baseline_first_of_length(self, inst: dict[str, Any], rng: random.Random) -> str | None:
         words = derived(inst["grammar"], inst["length"])["S"][inst["length"]]
         return min(words) if words else None
+
+    def baseline_repeated_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
+        letters = [b[0] for bodies in inst["grammar"].values() for b in bodies if len(b) == 1]
+        return max(LETTERS, key=letters.count) * inst["length"]
