@@ -46,12 +46,15 @@ AQUARIUM = {"puzzle": "aquarium", "size": 2, "tanks": [[[0, 0], [1, 0]], [[0, 1]
 # 1 2 / 1 1: shade the lower left 1 (the upper right 2 stays; the three unshaded cells connect)
 HITORI = {"puzzle": "hitori", "size": 2, "board": [["1", "2"], ["1", "1"]]}
 KAKURASU = {"puzzle": "kakurasu", "size": 2, "rows": [1, 2], "cols": [1, 2]}
+FUTOSHIKI = {"puzzle": "futoshiki", "size": 3, "givens": ["...", "...", "..."],
+             "signs": [[[0, 0], [0, 1], "<"], [[0, 1], [1, 1], "<"]]}
 
 # (identity, a solution, one rule broken, an alternative solution where the rules allow one)
 CASES = {
     "aquarium": (AQUARIUM, [". #", "# #"], ["# #", ". #"], None),
     "hitori": (HITORI, [". .", "# ."], ["# .", ". #"], None),
     "kakurasu": (KAKURASU, ["# .", ". #"], [". #", "# ."], None),
+    "futoshiki": (FUTOSHIKI, ["1 2 3", "2 3 1", "3 1 2"], ["2 1 3", "1 3 2", "3 2 1"], None),
     "thermometers": (THERMOMETERS, ["# .", ". ."], [". #", ". ."], None),
     "akari": (AKARI, ["L 1 .", ". . L", "# L ."], ["L 1 L", ". . .", "# L ."], None),
     "killer_sudoku": (KILLER, ["1 2 3 4", "3 4 1 2", "2 1 4 3", "4 3 2 1"], ["2 1 3 4", "3 4 1 2", "1 2 4 3",

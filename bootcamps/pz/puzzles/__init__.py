@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..puzzle import Puzzle
 from .akari import Akari
 from .aquarium import Aquarium
+from .futoshiki import Futoshiki
 from .hitori import Hitori
 from .kakurasu import Kakurasu
 from .kenken import Kenken
@@ -15,5 +16,5 @@ from .tents import Tents
 from .thermometers import Thermometers
 
 PUZZLES: dict[str, Puzzle] = {p.name: p for p in (
-    Akari(), Aquarium(), Hitori(), Kakurasu(), Kenken(), KillerSudoku(), Mosaic(), Nonogram(),
+    Akari(), Aquarium(), Futoshiki(), Hitori(), Kakurasu(), Kenken(), KillerSudoku(), Mosaic(), Nonogram(),
     Skyscrapers(), Tents(), Thermometers())}
