@@ -11,6 +11,7 @@ scores 1.0 when the moves solve the puzzle within the budget, else 0.
 """
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import random
@@ -290,6 +291,17 @@ def calls_in(messages: Any, tool: str) -> list[Any]:
 def parse_arguments(puzzle: Puzzle, arguments: Any) -> dict[str, Any] | None:
     """The call's arguments when the tool runtime would pass them to the tool (a JSON object valid against the
     schema), else None: such a call never reached the tool and spent nothing."""
+    if isinstance(arguments, str) and len(arguments) <= 256:  # the policies replay every turn: read each text once
+        return _parsed(puzzle, arguments)
+    return _parse(puzzle, arguments)
+
+
+@functools.lru_cache(maxsize=65536)
+def _parsed(puzzle: Puzzle, arguments: str) -> dict[str, Any] | None:
+    return _parse(puzzle, arguments)
+
+
+def _parse(puzzle: Puzzle, arguments: Any) -> dict[str, Any] | None:
     if isinstance(arguments, (str, bytes)):
         if len(arguments) > MAX_ARGUMENTS:
             return None
