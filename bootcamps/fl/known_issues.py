@@ -2,10 +2,7 @@
 unavailable; `BC_INCLUDE_KNOWN_ISSUES=1` offers it anyway)."""
 from __future__ import annotations
 
-_PENDING = "the conformance suite at the manifest's sizes has not yet been run to completion on this version"
-WITHHELD: dict[str, str] = {name: _PENDING for name in (
-    "cfg_ambiguity", "min_dnf",
-    "regex_synthesis")}
+WITHHELD: dict[str, str] = {}
 WITHHELD["cfg_member"] = (
     "fails most_frequent_answer and cross_instance_answers at its sizes (seed 11, 200 tasks): 'bbbbbbbb' solved 73 "
     "of 200 and 174 of 1000 answers solved another task, from grammars whose terminal rules use one letter. Those "
