@@ -3,7 +3,13 @@
 TextArena shuffles all sixteen squares, so half its boards cannot be solved; those are redrawn. The budget is the
 length of the reference's solution: the tiles placed in stages (1 2, 3 4, 5 9 13, 6 7 8, 10 14, 11 12 15), each
 stage by the fewest moves of its tiles and the blank that keep the placed tiles in place (breadth-first search).
-Its moves total 60-100 (an optimal solution takes about 50; a random walk never solves a board)."""
+Its moves total 60-100 (an optimal solution takes about 50; a random walk never solves a board).
+
+TextArena 0.7.4's FifteenPuzzle calls `state.set_winners` on the move that solves the board, a method its
+`SinglePlayerState` lacks (AttributeError): no game could be won as installed. The move itself is made before the
+call fails, so the adapter checks the board itself (`finish_solved`, registered in `arena.LIBRARY_BUGS`): on a solved
+board it ends the game as TextArena's other single-player games end a win (`set_outcome(reward=1.0)`); any other
+exception, or this one on a board that is not solved, still raises."""
 from __future__ import annotations
 
 import functools
@@ -14,7 +20,7 @@ from typing import Any
 
 from bc_common.bootcamp import Baseline, Group, ReferencePolicy, assistant_texts
 
-from ..arena import Match
+from ..arena import LIBRARY_BUGS, Match
 from ..game import Drawn, Game
 from ..play import replay
 
@@ -102,6 +108,20 @@ def solution(board: Board) -> tuple[str, ...]:
         fixed |= {t - 1 for t in tiles}
     assert board == GOAL, board
     return tuple(moves)
+
+
+def finish_solved(env: Any, exc: BaseException) -> bool:
+    """The winning move TextArena 0.7.4 cannot finish (`'SinglePlayerState' object has no attribute
+    'set_winners'`): when the board is solved, end the game as a win and say so; else False (the error stands)."""
+    if not (isinstance(exc, AttributeError) and "set_winners" in str(exc)) or env.state.done:
+        return False
+    if board_of({"board": env.board}) != GOAL:
+        return False
+    env.state.set_outcome(reward=1.0, reason="Congratulations! You have successfully solved the 15-Puzzle.")
+    return True
+
+
+LIBRARY_BUGS["FifteenPuzzle-v0"] = finish_solved
 
 
 def draw(rng: random.Random, config: Config, seed: int) -> Drawn | None:
