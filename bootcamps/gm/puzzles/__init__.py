@@ -8,7 +8,8 @@ from . import (
     ice_slide,
     lights_out,
     sliding_tile,
+    water_jugs,
 )
 
-MODULES = (flood_it, hanoi, ice_slide, lights_out, sliding_tile,)
+MODULES = (flood_it, hanoi, ice_slide, lights_out, sliding_tile, water_jugs,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
