@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..core import Puzzle
 from . import (
+    dial_lock,
     flood_it,
     hanoi,
     ice_slide,
@@ -11,5 +12,5 @@ from . import (
     water_jugs,
 )
 
-MODULES = (flood_it, hanoi, ice_slide, lights_out, sliding_tile, water_jugs,)
+MODULES = (dial_lock, flood_it, hanoi, ice_slide, lights_out, sliding_tile, water_jugs,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
