@@ -119,6 +119,18 @@ def test_lights_out_chasing_is_the_fewest_presses() -> None:
                 assert len(found) == len(bfs)
 
 
+def test_pancake_optimum_matches_breadth_first_search() -> None:
+    rng = random.Random(4)
+    pan = PUZZLES["pancake"]()
+    for _ in range(10):
+        stack = list(range(1, 7))
+        rng.shuffle(stack)
+        inst = {"stack": stack}
+        s = pan.start(inst)
+        bfs = astar(s, lambda x, i=inst: pan.neighbours(i, x), lambda x, i=inst: pan.solved(i, x), lambda x: 0, 10**6)
+        assert len(pan.optimal_path(inst, s)) == len(bfs)
+
+
 def test_sliding_tile_table_matches_a_star() -> None:
     tile = PUZZLES["sliding_tile"]()
     inst = {"board": [0] * 9}

@@ -8,9 +8,10 @@ from . import (
     hanoi,
     ice_slide,
     lights_out,
+    pancake,
     sliding_tile,
     water_jugs,
 )
 
-MODULES = (dial_lock, flood_it, hanoi, ice_slide, lights_out, sliding_tile, water_jugs,)
+MODULES = (dial_lock, flood_it, hanoi, ice_slide, lights_out, pancake, sliding_tile, water_jugs,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
