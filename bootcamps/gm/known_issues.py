@@ -3,6 +3,10 @@ unavailable; `BC_INCLUDE_KNOWN_ISSUES=1` offers it anyway)."""
 from __future__ import annotations
 
 WITHHELD: dict[str, str] = {
+    "peg_solitaire": "fails distinct_per_group at its manifest's sizes (seed 11): group easy (4x5, 6-7 jumps) repeats "
+                     "393 of 1,000 identities and medium (5x5) 14 (allowed 10): few starts survive the random-play "
+                     "cap of 2%; every other check passes (reference 1.00, random at most 0.04, repeat and greedy "
+                     "0.00)",
     "dial_lock": "fails distinct_per_group at its manifest's sizes (seed 11): group easy repeats 135 of 1,000 "
                  "identities (allowed 10): 4 dials of 6 digits geared one each leave 81 gearings and few settings "
                  "5-6 turns from open; every other check passes (reference 1.00, noisy 0.30/0.14/0.10, "

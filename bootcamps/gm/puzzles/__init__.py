@@ -9,9 +9,11 @@ from . import (
     ice_slide,
     lights_out,
     pancake,
+    peg_solitaire,
     sliding_tile,
+    token_swap,
     water_jugs,
 )
 
-MODULES = (dial_lock, flood_it, hanoi, ice_slide, lights_out, pancake, sliding_tile, water_jugs,)
+MODULES = (dial_lock, flood_it, hanoi, ice_slide, lights_out, pancake, peg_solitaire, sliding_tile, token_swap, water_jugs,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
