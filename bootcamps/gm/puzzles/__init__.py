@@ -7,6 +7,7 @@ from . import (
     flood_it,
     hanoi,
     ice_slide,
+    knight_swap,
     lights_out,
     pancake,
     peg_solitaire,
@@ -15,5 +16,5 @@ from . import (
     water_jugs,
 )
 
-MODULES = (dial_lock, flood_it, hanoi, ice_slide, lights_out, pancake, peg_solitaire, sliding_tile, token_swap, water_jugs,)
+MODULES = (dial_lock, flood_it, hanoi, ice_slide, knight_swap, lights_out, pancake, peg_solitaire, sliding_tile, token_swap, water_jugs,)
 PUZZLES: dict[str, type[Puzzle]] = {m.PUZZLE.name: m.PUZZLE for m in MODULES}
