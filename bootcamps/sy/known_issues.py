@@ -14,6 +14,4 @@ WITHHELD: dict[str, str] = {
                    "succeeds on 60% of easy tasks and 84% of medium ones (+0.240 > 2.326 SE = 0.209). A single-turn "
                    "noisy policy's success is flat by construction (70%: its error is a coin per task), so this is "
                    "the check's 1% chance, not an easier medium group; every other check passes",
-    "partial_fractions": NOT_YET_RUN,
-    "sum_closed_form": NOT_YET_RUN,
 }
