@@ -3,6 +3,7 @@ reference query's (order counts only when the question asks for one)."""
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 from typing import Any, ClassVar
 
 from bc_common.answer_blocks import last_code_block
@@ -18,15 +19,46 @@ MAX_ROWS = 1000
 LIMITS = Limits(cpu_s=3, wall_s=15, memory_mb=256, processes=8, output_bytes=1 << 20)
 
 
-@functools.lru_cache(maxsize=2048)
-def graded(query: str, question: str, params: str, seed: int, size: str, ordered: bool) -> float:
+@functools.lru_cache(maxsize=64)
+def _database(seed: int, size: str) -> bytes:
+    """The task's database file, built once per (seed, size): graders of many queries on one database (a policy's
+    retries, the conformance suite's cross-instance pairs) copy it instead of rebuilding it."""
+    data = make_workspace(prefix="bc-sqldb-")
+    try:
+        build_database(data / "db.sqlite", database_script(seed, size))
+        return (data / "db.sqlite").read_bytes()
+    finally:
+        remove_workspace(data)
+
+
+def _place(data: Path, seed: int, size: str) -> Path:
+    """The task's database copied into the workspace `data`, readable as build_database leaves it."""
+    path = data / "db.sqlite"
+    path.write_bytes(_database(seed, size))
+    path.chmod(0o644)
+    data.chmod(0o755)
+    return path
+
+
+@functools.lru_cache(maxsize=256)
+def _wanted(question: str, params: str, seed: int, size: str) -> Any:
+    """The reference query's rows on the task's database (once per task)."""
     import json
 
     identity = {"question": question, "params": json.loads(params), "seed": seed, "size": size}
+    data = make_workspace(prefix="bc-sqlref-")
+    try:
+        return reference_rows(_place(data, seed, size), reference_query(identity))
+    finally:
+        remove_workspace(data)
+
+
+@functools.lru_cache(maxsize=2048)
+def graded(query: str, question: str, params: str, seed: int, size: str, ordered: bool) -> float:
+    want = _wanted(question, params, seed, size)
     data = make_workspace(prefix="bc-sqlgrade-")
     try:
-        build_database(data / "db.sqlite", database_script(seed, size))
-        want = reference_rows(data / "db.sqlite", reference_query(identity))
+        _place(data, seed, size)
         got = run_blocking(run_query(data, query, max_rows=MAX_ROWS, limits=LIMITS))
     finally:
         remove_workspace(data)
