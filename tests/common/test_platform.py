@@ -216,7 +216,12 @@ def test_wheel_in_a_fresh_venv_ships_every_bootcamp(tmp_path):
     builtin = sorted(p.name for p in (ROOT / "bootcamps").iterdir() if (p / "__init__.py").is_file())
     assert {"arithmetic", "tictactoe", "noop"} <= set(available)
     assert {e["name"].split("/")[0] for e in entries} == set(builtin)
+    # every own bootcamp runs from the wheel; a collection (`prefix/name`, one module shape for all its names, each
+    # imported by the listing above) runs its first available name: dozens of pure-Python names would add minutes
+    firsts = {}
     for name in available:
+        firsts.setdefault(name.partition("/")[0] if "/" in name else name, name)
+    for name in firsts.values():
         tasks = run([str(venv / "bin" / "bc-gen"), name, "-n", "5", "--seed", "1"], env, cwd=outside)
         assert tasks.returncode == 0, (name, tasks.stderr.decode())
         # --no-judge: a rubric bootcamp (fact_summary) is graded by its code components here, no judge server
