@@ -5,7 +5,6 @@ failing checks with their measured numbers); do not edit by hand, run the script
 from __future__ import annotations
 
 WITHHELD: dict[str, str] = {
-    'set_expression': 'noisy_below_reference at CI sizes (20 tasks): reference 1.000, noisy 0.900: gap 0.100 < 0.1 (n=20); passes at the manifest sizes (50): the gap is at the limit (entry added by hand, 2026-12-03; re-measure with scripts/rc_reclassify.py)',
     'code_analysis': 'baselines_score_low: group default: builtin:baseline/frequent: mean reward 0.060 (limit 0.25), success 6.0% (limit 5.0%), n=50',
     'code_runnability': 'baselines_score_low: group default: builtin:baseline/frequent: mean reward 0.060 (limit 0.25), success 6.0% (limit 5.0%), n=50',
     'constrained_continuation': 'noisy_below_reference: reference 1.000, noisy 0.927: gap 0.073 < 0.1 (n=50)',

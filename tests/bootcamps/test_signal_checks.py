@@ -41,6 +41,24 @@ def test_noisy_equal_to_reference_fails():
     assert "reference 1.000, noisy 1.000: gap 0.000 < 0.1" in message
 
 
+@pytest.mark.parametrize(("noisy_solved", "passes"), [(18, True), (19, False)])
+def test_a_gap_of_exactly_the_limit_meets_it(noisy_solved: int, passes: bool):
+    # 20 tasks, the reference solves all, noisy 18: the gap is exactly 0.1 (1.0 - 0.9 is 0.0999...98 in floats)
+    signal = Signal(toys.toy("good_sum"), seed=3)
+    signal._runs = {"builtin:reference": {"default": [{"score": 1.0}] * 20},
+                    "builtin:noisy": {"default": [{"score": 1.0}] * noisy_solved + [{"score": 0.0}] * (20 - noisy_solved)}}
+    if passes:
+        signal.noisy_below_reference()
+    else:
+        assert "gap 0.050 < 0.1 (n=20)" in failure_of(signal, "noisy_below_reference")
+
+
+def failure_of(signal: Signal, check: str) -> str:
+    with pytest.raises(ConformanceError) as caught:
+        getattr(signal, check)()
+    return str(caught.value)
+
+
 def test_a_constant_answer_earning_0_3_fails():
     message = failure(toys.toy("floor_sum", reward=toys.FloorReward), "baselines_score_low")
     assert "group default: builtin:baseline/zero: mean reward 0.300 (limit 0.25)" in message

@@ -175,7 +175,7 @@ class Signal:
         """`builtin:noisy` (error rate 0.3) scores at least 0.1 mean reward below the reference."""
         ref = [float(t.get("score") or 0.0) for ts in self.runs(REFERENCE).values() for t in ts]
         noisy = [float(t.get("score") or 0.0) for ts in self.runs(NOISY).values() for t in ts]
-        gap = stats.mean(ref) - stats.mean(noisy)
+        gap = round(stats.mean(ref) - stats.mean(noisy), 12)  # in floats 1.0 - 0.9 is 0.0999...98: an exact 0.1 meets 0.1
         if gap < self.t.noisy_gap:
             raise self._fail("noisy_below_reference",
                              f"reference {stats.mean(ref):.3f}, noisy {stats.mean(noisy):.3f}: gap {gap:.3f} < "
