@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+import orjson
 import sympy as sp
 
 from bc_common.answer_blocks import last_tagged
@@ -20,6 +22,7 @@ from . import parse
 from .numeric import Unevaluable
 
 MAX_BODY = 2000  # characters of an answer block
+VERDICTS = 20000  # (instance, answer) verdicts kept per process
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,22 @@ class Task:
         body = last_tagged(text, max_length=MAX_BODY) if isinstance(text, str) else None
         if body is None:
             return 0.0, "no <answer>...</answer> block (or one over 2,000 characters)"
+        # a verdict is a function of (instance, answer text) alone (sample points are keyed by the text): the same
+        # answer to the same instance (a baseline screened by the generator and played again, a policy's repeated
+        # reply) is checked once
+        try:
+            key = (self.name, orjson.dumps({k: v for k, v in inst.items() if k != "task"},
+                                           option=orjson.OPT_SORT_KEYS), body)
+        except (TypeError, AttributeError):  # not a JSON identity: checked, not kept
+            return self._verify_body(inst, body)
+        verdict = _VERDICTS.get(key)
+        if verdict is None:
+            verdict = _VERDICTS[key] = self._verify_body(inst, body)
+            if len(_VERDICTS) > VERDICTS:
+                _VERDICTS.popitem(last=False)
+        return verdict
+
+    def _verify_body(self, inst: dict[str, Any], body: str) -> tuple[float, str]:
         try:
             why = self.check(inst, self.read(body), body)
         except (parse.Refused, Unevaluable, sp.PolynomialError, sp.CoercionFailed, ValueError, TypeError,
@@ -99,6 +118,9 @@ class Task:
     def cheap(self, inst: dict[str, Any], rng: random.Random) -> bool:
         """Whether a declared baseline solves the instance (draw refuses such instances)."""
         return any(self.accepts(inst, self.baseline(b, inst, rng)) for b in self.baselines)
+
+
+_VERDICTS: OrderedDict[tuple[str, bytes, str], tuple[float, str]] = OrderedDict()
 
 
 # -- helpers -----------------------------------------------------------------------------------------------------

@@ -36,6 +36,36 @@ def _form(answer: sp.Expr) -> str | None:
     return None
 
 
+def apart(fraction: sp.Expr) -> sp.Expr:
+    """SymPy's `apart(fraction, x)` (undetermined coefficients), the same expression, with its linear system solved
+    by exact elimination over Q instead of `solve` (which takes half of apart's time)."""
+    num, den = fraction.as_numer_denom()
+    (num_p, den_p), _ = sp.parallel_poly_from_expr((num, den), X, extension=True)
+    common, num_p, den_p = num_p.cancel(den_p)
+    poly, num_p = num_p.div(den_p, auto=True)
+    num_p, den_p = num_p.rat_clear_denoms(den_p)
+    if den_p.degree() <= 1:
+        partial = num_p.as_expr() / den_p.as_expr()
+    else:
+        blocks, columns = [], []  # (factor, power, unknowns' columns); column: the unknown's x**m * cofactor
+        for f, k in den_p.factor_list()[1]:
+            q = den_p
+            for i in range(1, k + 1):
+                q = q.quo(f)
+                first = len(columns)
+                columns += [(sp.Poly(X**m, X) * q).set_domain(sp.QQ) for m in range(f.degree() - 1, -1, -1)]
+                blocks.append((f, i, first, len(columns)))
+        size = den_p.degree()
+        matrix = sp.Matrix(size, len(columns), lambda r, c: columns[c].nth(r))
+        rhs = sp.Matrix(size, 1, lambda r, _: num_p.nth(r))
+        values = matrix.LUsolve(rhs)
+        partial = sp.Add(*[sp.Poly(list(values[a:b]), X).as_expr() / f.as_expr()**i for f, i, a, b in blocks])
+    terms = sp.Integer(0)
+    for term in sp.Add.make_args(partial):
+        terms += sp.factor(term)
+    return common * (poly.as_expr() + terms)
+
+
 class PartialFractions(Task):
     name = "partial_fractions"
     title = "Partial fraction decomposition"
@@ -66,9 +96,10 @@ class PartialFractions(Task):
         if sp.degree(num, X) < 0 or sp.gcd(num, den) != 1 or (p.polynomial_part and sp.degree(num, X) < d):
             return None
         fraction = sp.expand(num) / sp.expand(den)
-        decomposed = sp.apart(fraction, X)
-        cover = sp.Add(*[sp.cancel((num / den) * (X - r)).subs(X, r) / (X - r) for r in roots[1 if p.repeat else 0:]
-                         if not (p.repeat and r == roots[0])])
+        decomposed = apart(fraction)
+        num_poly, den_poly = sp.Poly(num, X), sp.Poly(den, X)
+        cover = sp.Add(*[num_poly.eval(r) / den_poly.quo(sp.Poly(X - r, X)).eval(r) / (X - r)
+                         for r in roots[1 if p.repeat else 0:]])  # the residue at each simple pole
         inst = {"fraction": text(fraction), "answer": text(decomposed), "cover_up": text(cover)}
         return None if self.cheap(inst, rng) else inst
 
