@@ -13,4 +13,9 @@ WITHHELD: dict[str, str] = {
                      "(+0.400 > 2.326 SE = 0.351). The noisy policy's error is a coin per task (30%), flat across groups "
                      "(0.68 / 0.72 / 0.65 at 200 tasks a group, where every check of the suite passes), so this is "
                      "the check's 1% chance on 20 tasks, not an easier medium group; withheld so that CI passes",
+    "palindrome_subsequence": "fails the conformance suite's difficulty_order at its sizes (200 tasks a group, seed "
+                              "11): builtin:noisy succeeds on 65.0% of easy tasks and 80.5% of medium ones (+0.155 > "
+                              "2.326 SE = 0.104). The noisy policy's error is a coin per task (30%), flat across groups, "
+                              "so this is the check's 1% chance, not an easier medium group; every other check passes "
+                              "at its sizes and every check at CI's (both baselines 0.00 in every group)",
 }

@@ -143,6 +143,45 @@ CASES = {
                        ["1 2 1", "2 1 2"], ["1 2 3", "1 1 2", "1 2"], ["A B A"]),
     "bin_packing": ({"sizes": [60, 50, 40, 30, 20], "capacity": 100, "optimum": 2, "solution": [1, 2, 1, 2, 2]},
                     ["1 2 1 2 2", "2 1 2 1 1"], ["1 2 3 2 2", "1 1 2 2 2", "1 2 1 2"], ["1 2 1 2 x"]),
+    "inversion_count": ({"sequence": [3, 1, 2, 5, 4], "solution": 3}, ["3", " 3 "], ["2", "4"], ["three", "3 4"]),
+    "kth_pair_sum": ({"first": [1, 5], "second": [2, 3], "k": 3, "solution": 7}, ["7"], ["8", "4"], ["7.0"]),
+    "set_cover": ({"universe": 5, "sets": [[1, 2, 3], [3, 4], [4, 5], [1, 5], [2, 4], [2, 3, 4]], "optimum": 2,
+                   "solution": [1, 3]},
+                  ["1 3", "6, 4"], ["1 2 3", "1 2", "1 1 3", "7 1"], ["1 and 3"]),
+    "palindrome_subsequence": ({"string": "abcab", "optimum": 3, "solution": "aca"},
+                               ["aca", "b a b", "aba"], ["aa", "abc", "cbc"], ["a-c-a", "ac1"]),
+    "tsp": ({"distances": [[0, 1, 5, 2], [1, 0, 2, 6], [5, 2, 0, 1], [2, 6, 1, 0]], "optimum": 6,
+             "solution": [1, 2, 3, 4]},
+            ["1 2 3 4", "3 2 1 4"], ["1 2 4 3", "1 2 3", "1 2 3 3"], ["1-2-3-4"]),
+    "widest_path": ({"nodes": 4, "arcs": [[1, 2, 5], [2, 4, 3], [1, 3, 4], [3, 4, 4], [2, 3, 9]], "optimum": 4,
+                     "solution": [1, 3, 4]},
+                    ["1 3 4", "1 2 3 4"], ["1 2 4", "1 4", "2 3 4"], ["1 to 4"]),
+    "path_cover": ({"nodes": 4, "arcs": [[1, 2], [1, 3], [2, 4], [3, 4]], "optimum": 2, "solution": [[1, 2, 4], [3]]},
+                   ["1 2 4 | 3", "1 2\n3 4"], ["1 | 2 4 | 3", "1 2 3 | 4", "1 2 4 | 3 | 3", "1 2 4, 3"],
+                   ["1 2 4 | three"]),
+    "max_flow": ({"nodes": 4, "arcs": [[1, 2, 3], [1, 3, 2], [2, 4, 2], [3, 4, 3], [2, 3, 1]], "optimum": 5,
+                  "solution": [[1, 2, 3], [1, 3, 2], [2, 3, 1], [2, 4, 2], [3, 4, 3]]},
+                 ["1-2:3, 1-3:2, 2-4:2, 2-3:1, 3-4:3", "(1->2: 3) (1->3: 2) (2->4: 2) (2->3: 1) (3->4: 3)"],
+                 ["1-2:2, 1-3:2, 2-4:2, 3-4:2", "1-2:3, 1-3:2, 2-4:3, 3-4:2", "1-2:3, 1-3:2, 2-4:2, 3-4:3", "1-4:1",
+                  "1-2:3, 1-2:3"],
+                 ["1-2 3", "1-2:3 and more"]),
+    "min_cost_flow": ({"nodes": 4, "arcs": [[1, 2, 1, 1], [1, 3, 1, 5], [2, 3, 1, 1], [2, 4, 1, 5], [3, 4, 1, 1],
+                                            [1, 4, 1, 20]], "amount": 2, "optimum": 12,
+                       "solution": [[1, 2, 1], [1, 3, 1], [2, 4, 1], [3, 4, 1]]},
+                      ["1-2:1, 1-3:1, 2-4:1, 3-4:1", "1->3:1, 3->4:1, 2->4:1, 1->2:1, 2-3:0"],
+                      ["1-2:1, 2-4:1, 1-4:1", "1-2:1, 2-3:1, 3-4:1", "1-2:1, 1-3:1, 2-4:1", "1-2:2, 2-4:1, 2-3:1"],
+                      ["1-2=1;x"]),
+    "optimal_bst": ({"counts": [5, 1, 5], "optimum": 18, "solution": [0, 3, 1]},
+                    ["0 3 1", "3, 1, 0"], ["2 0 2", "0 1 0", "0 1 2", "0 3 3", "0 3"], ["0 3 one"]),
+    "chinese_postman": ({"nodes": 4, "edges": [[1, 2, 1], [2, 3, 1], [3, 4, 1], [4, 1, 1], [1, 3, 5]], "optimum": 11,
+                         "solution": [1, 3, 2, 1, 2, 3, 4, 1]},
+                        ["1 3 2 1 2 3 4 1", "3 4 1 4 3 2 1 3"],
+                        ["1 2 3 4 1", "1 2 3 4 1 3 1", "1 2 4 1", "1 2 3 4 1 3"], ["1 2 3 x"]),
+    "bipartite_check": ({"nodes": 6, "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 1], [5, 6]], "bipartite": False,
+                         "solution": ["cycle", [1, 2, 3, 4, 5]]},
+                        ["cycle: 1 2 3 4 5", "Cycle: 5 4 3 2 1", "CYCLE: 3, 4, 5, 1, 2"],
+                        ["colors: 1 2 1 2 1 2", "cycle: 1 2 3 4", "cycle: 1 2 3", "colors: 1 2", "cycle: 1 2 3 4 5 1 2"],
+                        ["1 2 3 4 5", "cycle 1 2 3 4 5", "colors: red blue"]),
 }
 
 
@@ -333,3 +372,63 @@ def test_the_new_exact_solvers_agree_with_brute_force():
 def is_sub(small, big):
     it = iter(big)
     return all(ch in it for ch in small)
+
+
+def test_the_third_batch_of_solvers_agree_with_brute_force():
+    from bootcamps.al.problems.bipartite_check import proof
+    from bootcamps.al.problems.inversion_count import inversions
+    from bootcamps.al.problems.kth_pair_sum import kth_sum
+    from bootcamps.al.problems.max_flow import flow_on_arcs, value
+    from bootcamps.al.problems.optimal_bst import cheapest_tree, tree_cost
+    from bootcamps.al.problems.palindrome_subsequence import longest_palindrome
+    from bootcamps.al.problems.tsp import shortest_tour, tour_length
+    from bootcamps.al.problems.widest_path import widest
+
+    def trees(i, j, depth):  # the search cost of every binary search tree on keys i..j
+        if i > j:
+            yield lambda f: 0
+            return
+        for r in range(i, j + 1):
+            for left in trees(i, r - 1, depth + 1):
+                for right in trees(r + 1, j, depth + 1):
+                    yield lambda f, r=r, a=left, b=right: f[r - 1] * depth + a(f) + b(f)
+
+    rng = random.Random(13)
+    for _ in range(30):
+        seq = rng.sample(range(1, 30), rng.randint(1, 9))
+        assert inversions(seq) == sum(a > b for a, b in itertools.combinations(seq, 2))
+        a, b = [rng.randint(1, 20) for _ in range(3)], [rng.randint(1, 20) for _ in range(4)]
+        k = rng.randint(1, 12)
+        assert kth_sum(a, b, k) == sorted(x + y for x in a for y in b)[k - 1]
+        s = "".join(rng.choice("abc") for _ in range(rng.randint(1, 8)))
+        best = longest_palindrome(s)
+        assert best == best[::-1] and is_sub(best, s) and len(best) == max(
+            r for r in range(1, len(s) + 1) for c in itertools.combinations(s, r) if c == c[::-1])
+        n = 5
+        dist = [[0] * n for _ in range(n)]
+        for i, j in itertools.combinations(range(n), 2):
+            dist[i][j] = dist[j][i] = rng.randint(1, 20)
+        total, tour = shortest_tour(dist)
+        assert total == tour_length(dist, tour) == min(tour_length(dist, [1, *p]) for p in itertools.permutations(range(2, 6)))
+        arcs = [[u, v, rng.randint(1, 9)] for u in range(1, n) for v in range(2, n + 1) if u < v and rng.random() < .6]
+        flow = flow_on_arcs(n, arcs, 1, n)
+        assert value(flow, 1) == _brute_cut(n, arcs) and all(0 <= f <= c for (u, v), f in flow.items()
+                                                             for c in [next(a[2] for a in arcs if a[:2] == [u, v])])
+        out = {}
+        for u, v, c in arcs:
+            out.setdefault(u, []).append((v, c))
+        paths = [p for r in range(n - 1) for p in itertools.permutations(range(2, n), r)]
+        widths = [min(c for x, y, c in arcs for e in zip((1, *p), (*p, n), strict=True) if (x, y) == e)
+                  for p in paths if all(any(a[:2] == list(e) for a in arcs) for e in zip((1, *p), (*p, n), strict=True))]
+        assert widest(out, 1, n)[0] == max(widths, default=0)
+        freq = [rng.randint(1, 9) for _ in range(rng.randint(1, 6))]
+        cost, parent = cheapest_tree(freq)
+        assert cost == tree_cost(freq, parent) == min(t(freq) for t in trees(1, len(freq), 1))
+        edges = random_graph_edges(rng, 6)
+        kind, witness = proof(6, edges)
+        two = any(all(c[u - 1] != c[v - 1] for u, v in edges) for c in itertools.product((1, 2), repeat=6))
+        assert (kind == "colors") == two
+
+
+def random_graph_edges(rng, n):
+    return [[u, v] for u, v in itertools.combinations(range(1, n + 1), 2) if rng.random() < 0.35]
