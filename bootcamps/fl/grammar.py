@@ -8,6 +8,7 @@ from typing import Any
 
 Grammar = dict[str, list[list[str]]]  # nonterminal -> bodies: [Y, Z] (two nonterminals) or [letter]
 CAP = 2  # parse trees are counted up to this many (one or more than one is all the tasks ask)
+POOL = "abcdefghijkl"  # a grammar's terminals are drawn from these: one grammar's word rarely fits another's
 
 
 def random_grammar(rng: random.Random, nonterminals: int, alphabet: str, binary: int = 1,

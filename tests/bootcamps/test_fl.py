@@ -17,11 +17,16 @@ from bootcamps.fl.core import satisfied
 from bootcamps.fl.grammar import derivable_lengths, derived, parse_trees, random_grammar, sample_word
 from bootcamps.fl.known_issues import WITHHELD
 from bootcamps.fl.tasks import TASKS
+from bootcamps.fl.tasks.ctl_check import holds, random_formula
+from bootcamps.fl.tasks.horn_least_model import chain
 from bootcamps.fl.tasks.lambda_normal_form import normalize, parse, random_term, text
 from bootcamps.fl.tasks.max_sat import falsified_counts
 from bootcamps.fl.tasks.min_dnf import cost, covers, minimum_cover, primes
+from bootcamps.fl.tasks.petri_reachability import fire, shortest
 from bootcamps.fl.tasks.regex_synthesis import all_words, compile_pattern, random_pattern
+from bootcamps.fl.tasks.resolution_refutation import replay, resolvent, satisfiable, tree_refutation
 from bootcamps.fl.tasks.unification import unify
+from bootcamps.fl.tasks.wang_tiling import count_tilings, fits
 
 OFFERED = sorted(set(TASKS) - set(WITHHELD))
 
@@ -67,11 +72,11 @@ CASES = {
                     ["X = g(Y); Z = Y", "X = g(Z); Y = Z", "X = g(Z)\nY = Z", "Z = Y; X = g(Z)"],
                     ["X = g(a); Y = a; Z = a", "X = g(Y)", "none", "X = g(Y); Y = Z; Z = Y"],
                     ["X := g(Y)", "x = g(Y)", "X = " + "g(" * 50 + "a" + ")" * 50]),
-    "cfg_member": ({"grammar": {"S": [["A", "B"]], "A": [["a"]], "B": [["B", "B"], ["b"]]}, "length": 3,
-                    "solution": "abb"},
-                   ["abb", " abb "], ["aab", "ab", "bbb"], ["abc", "a1b"]),
-    "cfg_ambiguity": ({"grammar": {"S": [["S", "S"], ["a"]]}, "length": 3, "solution": "aaa"},
-                      ["aaa"], ["aa", "aaaa", "b"], ["abd"]),
+    "cfg_member": ({"grammar": {"S": [["A", "B"]], "A": [["a"]], "B": [["B", "B"], ["b"]]}, "letters": "abc",
+                    "length": 3, "solution": "abb"},
+                   ["abb", " abb "], ["aab", "ab", "bbb", "abc"], ["abz", "a1b"]),
+    "cfg_ambiguity": ({"grammar": {"S": [["S", "S"], ["a"]]}, "letters": "abc", "length": 3, "solution": "aaa"},
+                      ["aaa"], ["aa", "aaaa", "b"], ["abz"]),
     "regex_synthesis": ({"positive": ["", "ab", "abab"], "negative": ["a", "b", "aba"], "limit": 5,
                          "solution": "(ab)*"},
                         ["(ab)*", " (ab)* ", "(ab)*"], ["(ab)+", "(a|b)*", "(ab)*b?"], ["(ab", "a{2}", "[ab]*"]),
@@ -82,6 +87,23 @@ CASES = {
     "min_dnf": ({"variables": 2, "ones": [[0, 1], [1, 0], [1, 1]], "cost": [2, 2], "solution": "x1 | x2"},
                 ["x1 | x2", "x2 + x1", "x1 OR x2"],
                 ["x1 | ~x1 & x2", "x1 & x2", "x1 | x2 | x1 & x2", "x1 | y2", "x1 | x3"], []),
+    "horn_least_model": ({"variables": 4, "facts": [1], "rules": [[[1], 2], [[2, 3], 4], [[3], 1]], "solution": [1, 2]},
+                         ["1 2", "2, 1", "[1, 2]"], ["1", "1 2 3", "1 2 4", "5", "1 1 2", "none"], ["x1 x2"]),
+    "ctl_check": ({"successors": [[1], [2], [2]], "labels": [[], [], ["p"]], "formula": ["EX", ["p"]],
+                   "solution": [1, 2]},
+                  ["s1 s2", "1 2", "s2, s1"], ["s2", "s0 s1 s2", "none", "s1 s2 s3"], ["t1 t2"]),
+    "resolution_refutation": ({"variables": 2, "clauses": [[1], [-1, 2], [-2]], "limit": 2, "solution": [[1, 2], [4, 3]]},
+                              ["(1, 2) (4, 3)", "1 2, 3 4", "(2,1)(3,4)"],
+                              ["(1, 2)", "(1, 3)", "(1, 2) (4, 3) (1, 2)", "none", "(1, 2) (5, 3)"],
+                              ["(1, 2) (4)", "(1, x)"]),
+    "petri_reachability": ({"net": [[[1, 0], [0, 1]], [[0, 2], [1, 0]]], "start": [2, 0], "target": [1, 0], "limit": 3,
+                            "solution": [1, 1, 2]},
+                           ["t1 t1 t2", "1 1 2", "t1, t1, t2"], ["t1 t2", "t1", "t3", "t1 t1 t2 t1", "none"],
+                           ["t1 x2", "t1.5"]),
+    "wang_tiling": ({"tiles": ["RYBG", "GGBY", "BYRY", "RRRR"], "border": {"north": "RG", "south": "RR", "west": "GY",
+                                                                          "east": "GY"}, "solution": [[1, 2], [3, 3]]},
+                    ["1 2 / 3 3", "1 2\n3 3", "1, 2 / 3, 3"],
+                    ["1 2 / 3 4", "1 1 / 3 3", "1 2", "1 2 / 3 3 / 3 3", "1 2 / 3 5"], ["1 2 / 3 x", "a b"]),
 }
 
 
@@ -221,3 +243,85 @@ def test_generated_rows_are_deterministic_and_graded(name):
             for base in task.baselines:
                 answer = task.baseline(base, identity, rng)
                 assert answer is None or task.verify(identity, tagged(task.show(answer)))[0] == 0.0, base
+
+
+def test_horn_chaining_finds_the_intersection_of_all_models():
+    rng = random.Random(9)
+    for _ in range(30):
+        n = 5
+        facts = rng.sample(range(1, n + 1), rng.randint(0, 2))
+        rules = [[rng.sample(range(1, n + 1), rng.randint(1, 2)), rng.randint(1, n)] for _ in range(rng.randint(1, 6))]
+        models = [m for m in (frozenset(v for v in range(1, n + 1) if mask >> (v - 1) & 1) for mask in range(1 << n))
+                  if set(facts) <= m and all(h in m or not set(b) <= m for b, h in rules)]
+        assert chain(facts, rules)[0] == set.intersection(*map(set, models))
+
+
+def _paths(succ, s, length):
+    """Every path of `length` states from s."""
+    out = [[s]]
+    for _ in range(length - 1):
+        out = [p + [t] for p in out for t in succ[p[-1]]]
+    return out
+
+
+def test_ctl_fixpoints_agree_with_path_enumeration():
+    rng = random.Random(10)
+    for _ in range(25):
+        n = 5
+        succ = [sorted(rng.sample(range(n), rng.randint(1, 2))) for _ in range(n)]
+        labels = [[a for a in "pq" if rng.random() < 0.5] for _ in range(n)]
+        f, g = random_formula(rng, 1), random_formula(rng, 0)
+        in_f, in_g = holds(f, succ, labels), holds(g, succ, labels)
+        long = n + 1  # a path of n + 1 states repeats one: it stands for an infinite path
+        for s in range(n):
+            paths = _paths(succ, s, long)
+            assert (s in holds(["EG", f], succ, labels)) == any(all(t in in_f for t in p) for p in paths)
+            assert (s in holds(["AF", f], succ, labels)) == all(any(t in in_f for t in p) for p in paths)
+            until = any(any(p[k] in in_g and all(t in in_f for t in p[:k]) for k in range(long)) for p in paths)
+            assert (s in holds(["EU", f, g], succ, labels)) == until
+            assert (s in holds(["AG", f], succ, labels)) == all(all(t in in_f for t in p) for p in paths)
+
+
+def test_resolution_refutations_from_decision_trees_replay():
+    rng = random.Random(11)
+    checked = 0
+    while checked < 20:
+        n = 4
+        clauses = list({frozenset(v * rng.choice((1, -1)) for v in rng.sample(range(1, n + 1), rng.randint(1, 3)))
+                        for _ in range(12)})
+        if satisfiable(n, clauses):
+            continue
+        steps = tree_refutation(n, clauses, rng.sample(range(1, n + 1), n))
+        assert replay(clauses, steps)[1] is None
+        checked += 1
+    assert resolvent(frozenset({1, 2}), frozenset({-1, -2})) is None  # two clashes: a tautology, not a step
+    assert replay([frozenset({1, 2}), frozenset({-1, -2})], [(0, 1)])[1].startswith("step 1")
+
+
+def test_petri_shortest_sequences_are_shortest():
+    rng = random.Random(12)
+    for _ in range(15):
+        net = [[[rng.randint(0, 1) for _ in range(3)], [rng.randint(0, 1) for _ in range(3)]] for _ in range(3)]
+        start = tuple(rng.randint(0, 2) for _ in range(3))
+        reach = {start: 0}
+        frontier = [start]
+        for depth in range(1, 5):  # every marking within four firings, by plain enumeration
+            frontier = [m2 for m in frontier for t in range(3) if (m2 := fire(net, m, t)) is not None]
+            for m in frontier:
+                reach.setdefault(m, depth)
+        for goal, depth in reach.items():
+            path = shortest(net, start, goal, 4)
+            assert path is not None and len(path) == depth
+            m = start
+            for t in path:
+                m = fire(net, m, t)
+            assert m == goal
+
+
+def test_wang_tilings_counted_by_backtracking_agree_with_enumeration():
+    rng = random.Random(13)
+    for _ in range(20):
+        tiles = sorted({"".join(rng.choice("RG") for _ in range(4)) for _ in range(6)})
+        border = {side: "".join(rng.choice("RG") for _ in range(2)) for side in ("north", "east", "south", "west")}
+        grids = [[list(cells[:2]), list(cells[2:])] for cells in itertools.product(range(len(tiles)), repeat=4)]
+        assert count_tilings(tiles, border, 2, 1000) == sum(fits(tiles, border, g) is None for g in grids)

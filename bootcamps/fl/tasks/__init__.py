@@ -7,19 +7,24 @@ from .cfg_ambiguity import CfgAmbiguity
 from .cfg_member import CfgMember
 from .cnf_sat import CnfSat
 from .countermodel import Countermodel
+from .ctl_check import CtlCheck
 from .dfa_distinguish import DfaDistinguish
 from .dfa_minimize import DfaMinimize
+from .horn_least_model import HornLeastModel
 from .knights_knaves import KnightsKnaves
 from .lambda_normal_form import LambdaNormalForm
 from .max_sat import MaxSat
 from .min_dnf import MinDnf
 from .pcp import Pcp
+from .petri_reachability import PetriReachability
 from .regex_synthesis import RegexSynthesis
+from .resolution_refutation import ResolutionRefutation
 from .string_rewriting import StringRewriting
 from .turing_machine import TuringMachine
 from .unification import Unification
+from .wang_tiling import WangTiling
 
 TASKS: dict[str, type[Task]] = {cls.name: cls for cls in (
-    CellularAutomaton, CfgAmbiguity, CfgMember, CnfSat, Countermodel, DfaDistinguish, DfaMinimize, KnightsKnaves, LambdaNormalForm, MaxSat, MinDnf, Pcp,
-    RegexSynthesis, StringRewriting, TuringMachine,
-    Unification)}
+    CellularAutomaton, CfgAmbiguity, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish, DfaMinimize,
+    HornLeastModel, KnightsKnaves, LambdaNormalForm, MaxSat, MinDnf, Pcp, PetriReachability, RegexSynthesis,
+    ResolutionRefutation, StringRewriting, TuringMachine, Unification, WangTiling)}

@@ -6,9 +6,7 @@ import random
 from typing import Any
 
 from ..core import Knob, Task, word
-from ..grammar import derived, parse_trees, random_grammar, rules_text
-
-LETTERS = "abc"
+from ..grammar import POOL, derived, parse_trees, random_grammar, rules_text
 
 
 class CfgAmbiguity(Task):
@@ -24,20 +22,22 @@ class CfgAmbiguity(Task):
                  "repeated_letter": "the letter with the most rules, repeated to the right length"}
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
-        grammar = random_grammar(rng, p.nonterminals, LETTERS, binary=1, terminal=0.9)
+        letters = "".join(sorted(rng.sample(POOL, 3)))
+        grammar = random_grammar(rng, p.nonterminals, letters, binary=1, terminal=0.9)
         table = derived(grammar, p.min_length + 2)["S"]
         n = next((k for k, words in enumerate(table) if any(count > 1 for count in words.values())), None)
         if n is None:
             return None
         words = table[n]
         ambiguous = sorted(w for w, count in words.items() if count > 1)
-        if n < p.min_length or len(ambiguous) * 4 > len(words) or any(ch * n in ambiguous for ch in LETTERS):
+        if n < p.min_length or len(ambiguous) * 4 > len(words) or any(ch * n in ambiguous for ch in letters):
             return None  # too short, many words of that length ambiguous, or one letter repeated is
-        inst = {"grammar": grammar, "length": n, "solution": rng.choice(ambiguous)}
+        inst = {"grammar": grammar, "letters": letters, "length": n, "solution": rng.choice(ambiguous)}
         return None if self.any_baseline_accepted(inst, rng) else inst
 
     def statement(self, inst: dict[str, Any]) -> str:
-        return (f"A context-free grammar with start symbol S, nonterminals in capitals and terminals a, b, c:\n"
+        return (f"A context-free grammar with start symbol S, nonterminals in capitals and terminals "
+                f"{', '.join(inst['letters'])}:\n"
                 f"{rules_text(inst['grammar'])}\n\nThe grammar is ambiguous. Give a shortest word that has two (or "
                 "more) different parse trees from S.")
 
@@ -45,7 +45,7 @@ class CfgAmbiguity(Task):
         return answer
 
     def read(self, body: str) -> str | None:
-        return word(body.replace(" ", ""), LETTERS, limit=40)
+        return word(body.replace(" ", ""), POOL, limit=40)
 
     def check(self, inst: dict[str, Any], answer: str) -> str | None:
         trees = parse_trees(inst["grammar"], answer)
@@ -68,4 +68,4 @@ class CfgAmbiguity(Task):
 
     def baseline_repeated_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
         letters = [b[0] for bodies in inst["grammar"].values() for b in bodies if len(b) == 1]
-        return max(LETTERS, key=letters.count) * inst["length"]
+        return max(inst["letters"], key=letters.count) * inst["length"]

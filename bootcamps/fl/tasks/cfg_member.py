@@ -6,36 +6,41 @@ import random
 from typing import Any
 
 from ..core import Knob, Task, word
-from ..grammar import derivable_lengths, parse_trees, random_grammar, rules_text, sample_word
-
-SAMPLES = 60  # random words of the asked length tried on a drawn grammar: it is kept only when none is generated
+from ..grammar import POOL, derivable_lengths, derived, parse_trees, random_grammar, rules_text, sample_word
 
 
 class CfgMember(Task):
     name = "cfg_member"
     title = "Word of a context-free grammar"
-    knobs = {"nonterminals": Knob(5, 3, 8, "nonterminals (S, A, B, ...)"), "length": Knob(8, 4, 10, "letters")}
-    groups = {"easy": {"nonterminals": 4, "length": 7}, "medium": {"nonterminals": 5, "length": 8},
-              "hard": {"nonterminals": 6, "length": 10}}
+    knobs = {"nonterminals": Knob(5, 3, 8, "nonterminals (S, A, B, ...)"), "length": Knob(8, 4, 12, "letters"),
+             "density": Knob(50, 1, 1000, "at most this many in 10,000 words of that length are generated")}
+    groups = {"easy": {"nonterminals": 4, "length": 7, "density": 100},
+              "medium": {"nonterminals": 5, "length": 8, "density": 50},
+              "hard": {"nonterminals": 6, "length": 10, "density": 20}}
     answer_format = "the word, letters only, e.g. <answer>abbab</answer>."
-    baselines = {"random_word": "a random word of the asked length", "one_letter": "the letter a repeated",
-                 "other_letter": "the letter b repeated",
-                 "alternating": "abab... of the asked length"}
+    baselines = {"random_word": "a random word of the asked length over the grammar's letters",
+                 "repeated_letter": "the letter of the most terminal rules, repeated",
+                 "alternating": "the grammar's first two letters alternating",
+                 "terminal_order": "the terminal rules' letters in the order listed, repeated to the length"}
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
-        grammar = random_grammar(rng, p.nonterminals, "ab", binary=1, terminal=0.8)
-        if {b[0] for bodies in grammar.values() for b in bodies if len(b) == 1} != {"a", "b"}:
-            return None  # one letter only: the word is that letter repeated
+        letters = "".join(sorted(rng.sample(POOL, 3)))
+        grammar = random_grammar(rng, p.nonterminals, letters, binary=1, terminal=0.85)
         lengths = derivable_lengths(grammar, p.length)
         if p.length not in lengths["S"]:
             return None
-        if any(parse_trees(grammar, "".join(rng.choice("ab") for _ in range(p.length))) for _ in range(SAMPLES)):
+        words = derived(grammar, p.length)["S"][p.length]
+        if len(words) * 10_000 > p.density * len(letters) ** p.length:
             return None  # so many words of that length that a random one often is one
-        inst = {"grammar": grammar, "length": p.length, "solution": sample_word(grammar, lengths, "S", p.length, rng)}
+        if any(ch * p.length in words for ch in letters):
+            return None  # one letter repeated is a word
+        inst = {"grammar": grammar, "letters": letters, "length": p.length,
+                "solution": sample_word(grammar, lengths, "S", p.length, rng)}
         return None if self.any_baseline_accepted(inst, rng) else inst
 
     def statement(self, inst: dict[str, Any]) -> str:
-        return (f"A context-free grammar with start symbol S, nonterminals in capitals and terminals a and b:\n"
+        return (f"A context-free grammar with start symbol S, nonterminals in capitals and terminals "
+                f"{', '.join(inst['letters'])}:\n"
                 f"{rules_text(inst['grammar'])}\n\nGive a word of exactly {inst['length']} letters that this "
                 "grammar generates.")
 
@@ -43,7 +48,7 @@ class CfgMember(Task):
         return answer
 
     def read(self, body: str) -> str | None:
-        return word(body.replace(" ", ""), "ab", limit=40)
+        return word(body.replace(" ", ""), POOL, limit=40)
 
     def check(self, inst: dict[str, Any], answer: str) -> str | None:
         if len(answer) != inst["length"]:
@@ -52,19 +57,25 @@ class CfgMember(Task):
 
     def corrupt(self, inst: dict[str, Any], answer: str, rng: random.Random) -> str:
         for k in rng.sample(range(len(answer)), len(answer)):  # one letter changed, off the language
-            wrong = answer[:k] + ("b" if answer[k] == "a" else "a") + answer[k + 1:]
-            if not parse_trees(inst["grammar"], wrong):
-                return wrong
+            for ch in inst["letters"]:
+                wrong = answer[:k] + ch + answer[k + 1:]
+                if not parse_trees(inst["grammar"], wrong):
+                    return wrong
         return answer[1:]
 
     def baseline_random_word(self, inst: dict[str, Any], rng: random.Random) -> str:
-        return "".join(rng.choice("ab") for _ in range(inst["length"]))
+        return "".join(rng.choice(inst["letters"]) for _ in range(inst["length"]))
 
-    def baseline_one_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
-        return "a" * inst["length"]
-
-    def baseline_other_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
-        return "b" * inst["length"]
+    def baseline_repeated_letter(self, inst: dict[str, Any], rng: random.Random) -> str:
+        return max(inst["letters"], key=self._terminals(inst).count) * inst["length"]
 
     def baseline_alternating(self, inst: dict[str, Any], rng: random.Random) -> str:
-        return ("ab" * inst["length"])[:inst["length"]]
+        return (inst["letters"][:2] * inst["length"])[:inst["length"]]
+
+    def baseline_terminal_order(self, inst: dict[str, Any], rng: random.Random) -> str:
+        order = "".join(dict.fromkeys(self._terminals(inst))) or inst["letters"]
+        return (order * inst["length"])[:inst["length"]]
+
+    @staticmethod
+    def _terminals(inst: dict[str, Any]) -> list[str]:
+        return [b[0] for bodies in inst["grammar"].values() for b in bodies if len(b) == 1]
