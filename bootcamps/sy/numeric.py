@@ -121,3 +121,127 @@ def equal(a: sp.Expr, b: sp.Expr, pts: list[dict]) -> bool:
         return all(close(value(a, p), value(b, p)) for p in pts)
     except Unevaluable:
         return False
+
+
+# -- derivatives by Taylor arithmetic ------------------------------------------------------------------------------
+# A jet is [f, f', f''/2] at a point: the derivatives of a model's answer are evaluated alongside its value, node by
+# node under the same limits, instead of differentiating the answer symbolically first (SymPy's `diff` of a model's
+# expression costs more than its evaluation, and has no bound of its own).
+def _d(name: str, u: Any) -> tuple[Any, Any, Any]:
+    """(f(u), f'(u), f''(u)) of an elementary function."""
+    if name == "sin":
+        s, c = mpmath.sin(u), mpmath.cos(u)
+        return s, c, -s
+    if name == "cos":
+        s, c = mpmath.sin(u), mpmath.cos(u)
+        return c, -s, -c
+    if name == "tan":
+        t = mpmath.tan(u)
+        return t, 1 + t * t, 2 * t * (1 + t * t)
+    if name == "cot":
+        c = mpmath.cot(u)
+        return c, -(1 + c * c), 2 * c * (1 + c * c)
+    if name == "sec":
+        s, t = mpmath.sec(u), mpmath.tan(u)
+        return s, s * t, s * t * t + s**3
+    if name == "csc":
+        s, c = mpmath.csc(u), mpmath.cot(u)
+        return s, -s * c, s * c * c + s**3
+    if name in ("asin", "acos"):
+        r = 1 / mpmath.sqrt(1 - u * u)
+        sign = 1 if name == "asin" else -1
+        return (mpmath.asin(u) if sign == 1 else mpmath.acos(u)), sign * r, sign * u * r**3
+    if name == "atan":
+        r = 1 / (1 + u * u)
+        return mpmath.atan(u), r, -2 * u * r * r
+    if name == "sinh":
+        return mpmath.sinh(u), mpmath.cosh(u), mpmath.sinh(u)
+    if name == "cosh":
+        return mpmath.cosh(u), mpmath.sinh(u), mpmath.cosh(u)
+    if name == "tanh":
+        t = mpmath.tanh(u)
+        return t, 1 - t * t, -2 * t * (1 - t * t)
+    if name == "exp":
+        e = mpmath.exp(u)
+        return e, e, e
+    if name == "log":
+        return mpmath.log(u), 1 / u, -1 / (u * u)
+    if name == "Abs":
+        if u.imag != 0 or u.real == 0:
+            raise Unevaluable("|u| has no derivative there")
+        sign = 1 if u.real > 0 else -1
+        return abs(u), sign, 0
+    raise Unevaluable(f"{name} has no derivative here")
+
+
+def _compose(f: tuple[Any, Any, Any], u: list) -> list:
+    out = [f[0], f[1] * u[1]][: len(u)]
+    if len(u) > 2:
+        out.append(f[1] * u[2] + f[2] * u[1] * u[1] / 2)
+    return [mpmath.mpc(v) for v in out]
+
+
+def _mul(a: list, b: list) -> list:
+    return [sum((a[i] * b[k - i] for i in range(k + 1)), mpmath.mpc(0)) for k in range(len(a))]
+
+
+def _jet(e: Any, var: sp.Symbol, point: dict[sp.Symbol, Any], size: int, budget: list[int]) -> list:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise Unevaluable("expression too large to evaluate")
+    zero = [mpmath.mpc(0)] * (size - 1)
+    if not e.has(var):
+        out = [_eval(e, point, budget)] + zero
+    elif e == var:
+        out = [mpmath.mpc(point[var]), mpmath.mpc(1)] + zero[1:]
+    elif e.is_Add:
+        out = [mpmath.mpc(0)] * size
+        for a in e.args:
+            out = [x + y for x, y in zip(out, _jet(a, var, point, size, budget), strict=True)]
+    elif e.is_Mul:
+        out = [mpmath.mpc(1)] + zero
+        for a in e.args:
+            out = _mul(out, _jet(a, var, point, size, budget))
+            if abs(out[0]) > HUGE:
+                raise Unevaluable("value too large")
+    elif e.is_Pow:
+        base = _jet(e.base, var, point, size, budget)
+        if not e.exp.has(var):
+            k = _eval(e.exp, point, budget)
+            u = base[0]
+            if k.imag == 0 and k.real == int(k.real) and 0 <= k.real <= 1000:
+                n = int(k.real)  # u**n, u**(n-1)*n, ... with no negative power of a zero u
+                out = _compose((u**n, n * u ** max(n - 1, 0), n * (n - 1) * u ** max(n - 2, 0)), base)
+            else:
+                if u == 0:
+                    raise Unevaluable("0 to a negative or non-integer power")
+                if abs(k) * abs(mpmath.log(abs(u))) > 700:
+                    raise Unevaluable("value too large")
+                p = mpmath.power(u, k)
+                out = _compose((p, k * p / u, k * (k - 1) * p / (u * u)), base)
+        else:  # u**v = exp(v*log(u))
+            out = _jet(sp.exp(e.exp * sp.log(e.base)), var, point, size, budget)
+    elif e.func in _FUNCS and len(e.args) == 1:
+        u = _jet(e.args[0], var, point, size, budget)
+        if e.func in (sp.exp, sp.sinh, sp.cosh) and abs(u[0].real) > 690:
+            raise Unevaluable("value too large")
+        out = _compose(_d(e.func.__name__, u[0]), u)
+    else:
+        raise Unevaluable(f"{type(e).__name__} cannot be evaluated")
+    if not all(mpmath.isfinite(v) and abs(v) <= HUGE for v in out):
+        raise Unevaluable("value not finite or too large")
+    return out
+
+
+def derivatives(expr: sp.Expr, var: sp.Symbol, point: dict[sp.Symbol, Any], order: int) -> list[mpmath.mpc]:
+    """[f, f', ..., f^(order)] of `expr` in `var` at `point` (order <= 2), evaluated by Taylor arithmetic under the
+    same limits as `value`; Unevaluable when it cannot be done safely."""
+    budget = [MAX_OPS]
+    with mpmath.workdps(DIGITS):
+        try:
+            jet = _jet(expr, var, point, order + 1, budget)
+        except (ZeroDivisionError, OverflowError, ValueError, TypeError, ArithmeticError) as exc:
+            if isinstance(exc, Unevaluable):
+                raise
+            raise Unevaluable(f"{type(exc).__name__} at a sample point") from None
+        return [jet[k] * mpmath.factorial(k) for k in range(order + 1)]

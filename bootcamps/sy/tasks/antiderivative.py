@@ -33,8 +33,13 @@ class Antiderivative(Task):
         return (f"Find an antiderivative F(x) (F' = f, for x > 0) of\n\n    f(x) = {inst['integrand']}")
 
     def check(self, inst: dict[str, Any], answer: sp.Expr, body: str) -> str | None:
-        pts = numeric.points(body, (X,), 0.3, 1.3)
-        return None if numeric.equal(sp.diff(answer, X), stored(inst["integrand"]), pts) else "F' is not f"
+        f = stored(inst["integrand"])
+        try:  # F' by Taylor arithmetic at each point (no symbolic derivative of the model's text)
+            same = all(numeric.close(numeric.derivatives(answer, X, p, 1)[1], numeric.value(f, p))
+                       for p in numeric.points(body, (X,), 0.3, 1.3))
+        except numeric.Unevaluable:
+            same = False
+        return None if same else "F' is not f"
 
     def corrupt(self, inst: dict[str, Any], rng: random.Random) -> str:
         return f"{inst['answer']} + {rng.choice([-3, -2, 2, 3])}*x"
