@@ -177,6 +177,12 @@ CASES = {
                          "solution": [1, 3, 2, 1, 2, 3, 4, 1]},
                         ["1 3 2 1 2 3 4 1", "3 4 1 4 3 2 1 3"],
                         ["1 2 3 4 1", "1 2 3 4 1 3 1", "1 2 4 1", "1 2 3 4 1 3"], ["1 2 3 x"]),
+    "articulation_points": ({"nodes": 6, "edges": [[1, 2], [2, 3], [1, 3], [3, 4], [4, 5], [3, 5], [5, 6]],
+                             "solution": [3, 5]},
+                            ["3 5", "5, 3"], ["3", "3 5 4", "3 3 5", "3 5 7"], ["3 and 5"]),
+    "bridges": ({"nodes": 8, "edges": [[1, 2], [2, 3], [3, 4], [1, 4], [4, 5], [5, 6], [6, 7], [5, 7], [7, 8]],
+                 "solution": [[4, 5], [7, 8]]},
+                ["4-5, 7-8", "8-7, (5,4)"], ["4-5", "4-5, 7-8, 1-2", "4-5, 5-4, 7-8", "4-5, 7-9"], ["4 5, 7 8"]),
     "bipartite_check": ({"nodes": 6, "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 1], [5, 6]], "bipartite": False,
                          "solution": ["cycle", [1, 2, 3, 4, 5]]},
                         ["cycle: 1 2 3 4 5", "Cycle: 5 4 3 2 1", "CYCLE: 3, 4, 5, 1, 2"],
@@ -432,3 +438,46 @@ def test_the_third_batch_of_solvers_agree_with_brute_force():
 
 def random_graph_edges(rng, n):
     return [[u, v] for u, v in itertools.combinations(range(1, n + 1), 2) if rng.random() < 0.35]
+
+
+def _lowlink(n, edges):
+    """Cut nodes and bridges by Tarjan's depth-first lowlinks (an independent check of the removal tests)."""
+    near = {u: [] for u in range(1, n + 1)}
+    for k, (u, v) in enumerate(edges):
+        near[u].append((v, k))
+        near[v].append((u, k))
+    order, low, cuts, bridges = {}, {}, set(), set()
+
+    def visit(u, via):
+        order[u] = low[u] = len(order)
+        children = 0
+        for v, k in near[u]:
+            if k == via:
+                continue
+            if v in order:
+                low[u] = min(low[u], order[v])
+                continue
+            children += 1
+            visit(v, k)
+            low[u] = min(low[u], low[v])
+            if low[v] > order[u]:
+                bridges.add(frozenset((u, v)))
+            if via is not None and low[v] >= order[u]:
+                cuts.add(u)
+        if via is None and children > 1:
+            cuts.add(u)
+
+    visit(1, None)
+    return cuts, bridges
+
+
+def test_cut_nodes_and_bridges_agree_with_lowlinks():
+    from bootcamps.al.problems.articulation_points import block_graph, cut_nodes
+    from bootcamps.al.problems.bridges import bridge_edges
+
+    rng = random.Random(17)
+    for _ in range(40):
+        n, edges = block_graph(rng, rng.randint(1, 5), rng.randint(0, 3))
+        cuts, bridges = _lowlink(n, edges)
+        assert set(cut_nodes(n, edges)) == cuts
+        assert {frozenset(e) for e in bridge_edges(n, edges)} == bridges

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 from ..core import Problem
+from .articulation_points import ArticulationPoints
 from .assignment import Assignment
 from .bin_packing import BinPacking
 from .bipartite_check import BipartiteCheck
 from .bipartite_matching import BipartiteMatching
 from .bracket_repair import BracketRepair
+from .bridges import Bridges
 from .chinese_postman import ChinesePostman
 from .closest_pair import ClosestPair
 from .coin_change import CoinChange
@@ -63,10 +65,11 @@ from .widest_path import WidestPath
 from .word_break import WordBreak
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
-    Assignment, BinPacking, BipartiteCheck, BipartiteMatching, BracketRepair, ChinesePostman, ClosestPair,
-    CoinChange, ConvexHull, Crt, DagPaths, Determinant, DiscreteLog, EditDistance, EulerPath, GraphColoring,
-    HamiltonianPath, IntervalRooms, IntervalScheduling, InversionCount, JobSequencing, Josephus, Knapsack2d,
-    KthPairSum, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain, MaxClique, MaxFlow,
-    MaxSubarray, MinCostFlow, MinCut, Mst, Nim, OptimalBst, PalindromePartition, PalindromeSubsequence,
-    PartitionCount, PathCover, PermutationRank, PolygonArea, RodCutting, Scc, Scs, SetCover, ShortestPath,
-    StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, Tsp, TwoSat, VertexCoverTree, WidestPath, WordBreak)}
+    ArticulationPoints, Assignment, BinPacking, BipartiteCheck, BipartiteMatching, BracketRepair, Bridges,
+    ChinesePostman, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant, DiscreteLog, EditDistance,
+    EulerPath, GraphColoring, HamiltonianPath, IntervalRooms, IntervalScheduling, InversionCount, JobSequencing,
+    Josephus, Knapsack2d, KthPairSum, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain,
+    MaxClique, MaxFlow, MaxSubarray, MinCostFlow, MinCut, Mst, Nim, OptimalBst, PalindromePartition,
+    PalindromeSubsequence, PartitionCount, PathCover, PermutationRank, PolygonArea, RodCutting, Scc, Scs, SetCover,
+    ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, Tsp, TwoSat, VertexCoverTree,
+    WidestPath, WordBreak)}

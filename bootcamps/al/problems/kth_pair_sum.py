@@ -58,8 +58,7 @@ class KthPairSum(Problem):
         return None if answer == inst["solution"] else f"{answer} is not the sum at position {inst['k']}"
 
     def corrupt(self, inst: dict[str, Any], answer: int, rng: random.Random) -> int:
-        return kth_sum(inst["first"], inst["second"], inst["k"] + 1) if inst["k"] < len(inst["first"]) ** 2 and \
-            kth_sum(inst["first"], inst["second"], inst["k"] + 1) != answer else answer + 1
+        return answer + 1
 
     def baseline_row_major(self, inst: dict[str, Any], rng: random.Random) -> int:
         a, b, m = sorted(inst["first"]), sorted(inst["second"]), len(inst["first"])

@@ -13,21 +13,19 @@ from .widest_path import arcs_of, widest
 _ARC = re.compile(r"\(?\s*([0-9]{1,6})\s*(?:-|->|→)\s*([0-9]{1,6})\s*[:=]\s*([0-9]{1,9})\s*\)?")
 
 
-def flow_on_arcs(n: int, arcs: list[list[int]], source: int, sink: int, forward_only: bool = False) -> dict:
-    """{(u, v): flow} of a maximum flow by Edmonds-Karp (no two opposite arcs in `arcs`); `forward_only` never sends
-    flow back along an arc (depth-first paths of unused capacity only: a blocking flow, not always maximum)."""
+def flow_on_arcs(n: int, arcs: list[list[int]], source: int, sink: int) -> dict[tuple[int, int], int]:
+    """{(u, v): flow} of a maximum flow by Edmonds-Karp (no two opposite arcs in `arcs`)."""
     cap = {(u, v): c for u, v, c in arcs}
     flow = dict.fromkeys(cap, 0)
     out: dict[int, list[int]] = {}
     for u, v, _ in arcs:
         out.setdefault(u, []).append(v)
-        if not forward_only:
-            out.setdefault(v, []).append(u)
-    while True:  # breadth-first augmenting paths (Edmonds-Karp); depth-first, arcs as listed, when forward_only
+        out.setdefault(v, []).append(u)
+    while True:  # shortest augmenting paths in the residual network
         back, queue = {source: source}, deque([source])
         while queue and sink not in back:
-            u = queue.pop() if forward_only else queue.popleft()
-            for v in out.get(u, []) if forward_only else sorted(out.get(u, [])):
+            u = queue.popleft()
+            for v in sorted(out.get(u, [])):
                 room = cap[(u, v)] - flow[(u, v)] if (u, v) in cap else flow[(v, u)]
                 if room > 0 and v not in back:
                     back[v] = u
@@ -46,8 +44,21 @@ def flow_on_arcs(n: int, arcs: list[list[int]], source: int, sink: int, forward_
                 flow[(v, u)] -= push
 
 
-def value(flow: dict, source: int) -> int:
+def value(flow: dict[tuple[int, int], int], source: int) -> int:
     return sum(f for (u, _), f in flow.items() if u == source) - sum(f for (_, v), f in flow.items() if v == source)
+
+
+def most_arcs(nodes: int) -> int:
+    """The most arcs a network on `nodes` nodes may have: none into the source or out of the sink, no two opposite."""
+    return (nodes - 2) * (nodes - 3) // 2 + 2 * (nodes - 2) + 1
+
+
+def read_flows(body: str) -> list[tuple[int, int, int]] | None:
+    """`"1-2:5, 2-4:3"` (or `1->2: 5`, `(1-2=5)`) -> [(1, 2, 5), (2, 4, 3)]; None when anything else is in the body."""
+    found = _ARC.findall(body)
+    if len(found) > MAX_ITEMS or _ARC.sub("", body).strip(" \t\r\n,;"):
+        return None
+    return [(int(u), int(v), int(f)) for u, v, f in found]
 
 
 class MaxFlow(Problem):
@@ -64,7 +75,7 @@ class MaxFlow(Problem):
                  "source_full": "every arc out of the source at its capacity, nothing else"}
 
     def validate(self, p: Any) -> None:
-        most = (p.nodes - 2) * (p.nodes - 3) // 2 + 2 * (p.nodes - 2) + 1  # no two opposite arcs
+        most = most_arcs(p.nodes)
         if p.arcs > most:
             raise ValueError(f"arcs must be at most {most}")
 
@@ -94,10 +105,7 @@ class MaxFlow(Problem):
         return ", ".join(f"{u}-{v}:{f}" for u, v, f in answer)
 
     def read(self, body: str) -> list[tuple[int, int, int]] | None:
-        found = _ARC.findall(body)
-        if len(found) > MAX_ITEMS or _ARC.sub("", body).strip(" \t\r\n,;"):
-            return None
-        return [(int(u), int(v), int(f)) for u, v, f in found]
+        return read_flows(body)
 
     def check(self, inst: dict[str, Any], answer: list[tuple[int, int, int]]) -> str | None:
         n, cap = inst["nodes"], {(u, v): c for u, v, c in inst["arcs"]}

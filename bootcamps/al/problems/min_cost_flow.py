@@ -6,10 +6,11 @@ import random
 from typing import Any
 
 from ..core import Knob, Problem
-from .max_flow import MaxFlow, flow_on_arcs, value
+from .max_flow import MaxFlow, flow_on_arcs, most_arcs, read_flows, value
 
 
-def cheapest_flow(n: int, arcs: list[list[int]], amount: int, forward_only: bool = False) -> dict | None:
+def cheapest_flow(n: int, arcs: list[list[int]], amount: int,
+                  forward_only: bool = False) -> dict[tuple[int, int], int] | None:
     """{(u, v): flow} sending `amount` from 1 to n at the least cost (arcs [u, v, capacity, cost], no two opposite),
     or None when the network cannot carry it. `forward_only`: never undo flow (cheapest paths of unused capacity
     only, as a greedy solver does; not always cheapest)."""
@@ -59,7 +60,8 @@ class MinCostFlow(Problem):
                  "fewest_arcs": "a maximum-flow method that ignores the costs (shortest augmenting paths)"}
 
     def validate(self, p: Any) -> None:
-        MaxFlow.validate(self, p)  # type: ignore[arg-type]
+        if p.arcs > most_arcs(p.nodes):
+            raise ValueError(f"arcs must be at most {most_arcs(p.nodes)}")
         if p.nodes < 4 or p.arcs < 5 or p.max_cost < 3:
             raise ValueError("the planted cross needs nodes >= 4, arcs >= 5 and max_cost >= 3")
 
@@ -103,7 +105,7 @@ class MinCostFlow(Problem):
         return ", ".join(f"{u}-{v}:{f}" for u, v, f in answer)
 
     def read(self, body: str) -> list[tuple[int, int, int]] | None:
-        return MaxFlow.read(self, body)  # type: ignore[arg-type]
+        return read_flows(body)
 
     def check(self, inst: dict[str, Any], answer: list[tuple[int, int, int]]) -> str | None:
         n, arcs = inst["nodes"], {(u, v): (c, k) for u, v, c, k in inst["arcs"]}
