@@ -75,6 +75,7 @@ class Puzzle:
     def __init__(self) -> None:
         self.validator = Draft202012Validator(self.schema()["function"]["parameters"])
         self._paths: OrderedDict[tuple[bytes, State], tuple[Action, ...]] = OrderedDict()
+        self._beyond: OrderedDict[tuple[bytes, State], int] = OrderedDict()  # a move count a search found too few
 
     # -- the puzzle's own part ---------------------------------------------------------------------------------
     def validate(self, p: Any) -> None:
@@ -179,13 +180,17 @@ class Puzzle:
         found = self.optimal_path(inst, state)
         if found is None:
             return None
+        self._remember(inst, key[0], state, found)
+        return tuple(found)
+
+    def _remember(self, inst: dict[str, Any], inst_key: bytes, state: State, found: tuple[Action, ...]) -> None:
+        """A shortest path from `state`, kept for every state along it."""
         s = state
         for i, a in enumerate(found):
-            self._paths[(key[0], s)] = tuple(found[i:])
+            self._paths[(inst_key, s)] = tuple(found[i:])
             s = self.step(inst, s, a)
         while len(self._paths) > 50_000:
             self._paths.popitem(last=False)
-        return tuple(found)
 
     def within(self, inst: dict[str, Any], state: State, moves: int) -> bool:
         """Whether `state` solves in at most `moves` moves (a search cut off at that depth)."""
@@ -200,8 +205,17 @@ class Puzzle:
         if type(self).optimal_path is not Puzzle.optimal_path:  # a puzzle with its own exact solver
             found = self.distance(inst, state)
             return found is not None and found <= moves
-        return astar(state, lambda s: self.neighbours(inst, s), lambda s: self.solved(inst, s),
-                     lambda s: self.estimate(inst, s), self.solver_limit, bound=moves) is not None
+        if self._beyond.get(key, -1) >= moves:  # a search as deep or deeper found nothing
+            return False
+        found = astar(state, lambda s: self.neighbours(inst, s), lambda s: self.solved(inst, s),
+                      lambda s: self.estimate(inst, s), self.solver_limit, bound=moves)
+        if found is None:
+            self._beyond[key] = max(moves, self._beyond.get(key, -1))
+            while len(self._beyond) > 50_000:
+                self._beyond.popitem(last=False)
+            return False
+        self._remember(inst, key[0], state, found)  # A* with a bound still finds a shortest path
+        return True
 
     def distance(self, inst: dict[str, Any], state: State) -> int | None:
         table = self.distances(inst)

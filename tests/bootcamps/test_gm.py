@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -153,3 +154,33 @@ def test_declared_space_sizes_are_the_tables_layers() -> None:
     for group, params in PUZZLES["sliding_tile"].groups.items():
         counted = sum(len(layers[d]) for d in range(params["min_optimum"], params["max_optimum"] + 1))
         assert PUZZLES["sliding_tile"].space_size[group] == counted
+
+
+def test_switch_board_table_is_the_fewest_presses() -> None:
+    board = PUZZLES["switch_board"]()
+    knobs = SimpleNamespace(switches=7, bulbs=8, wires=3, min_optimum=2, max_optimum=5)
+    rng = random.Random(6)
+    drawn = [inst for inst in (board.draw(knobs, rng) for _ in range(6)) if inst is not None]
+    assert len(drawn) >= 3
+    for inst in drawn:
+        s = board.start(inst)
+        bfs = astar(s, lambda x, i=inst: board.neighbours(i, x), lambda x: x == 0, lambda x: 0, 10**6)
+        assert len(bfs) == board.distance(inst, s) == len(board.optimal_path(inst, s))
+
+
+def test_jump_line_and_blocks_world_optima_match_breadth_first_search() -> None:
+    rng = random.Random(8)
+    line, blocks = PUZZLES["jump_line"](), PUZZLES["blocks_world"]()
+    for _ in range(5):
+        inst = {"row": "RRB.B.R", "target": "".join(rng.sample("RRB.B.R", 7))}
+        s = line.start(inst)
+        bfs = astar(s, lambda x, i=inst: line.neighbours(i, x), lambda x, i=inst: line.solved(i, x), lambda x: 0,
+                    10**6)
+        assert len(bfs) == line.distance(inst, s)
+        letters = rng.sample("ABCDE", 5)
+        inst = {"stacks": ["".join(letters[:2]), "".join(letters[2:]), ""],
+                "goal": ["".join(letters[4:]), "", "".join(letters[:4])]}
+        s = blocks.start(inst)
+        bfs = astar(s, lambda x, i=inst: blocks.neighbours(i, x), lambda x, i=inst: blocks.solved(i, x),
+                    lambda x: 0, 10**6)
+        assert len(bfs) == len(blocks.optimal_path(inst, s))

@@ -21,7 +21,7 @@ class DialLock(Puzzle):
                                                                                         "(digits wrap around)."}}
     knobs = {"dials": Knob(5, 3, 6, "dials on the lock"), "digits": Knob(6, 3, 10, "digits on each dial, 0 up"),
              "gears": Knob(1, 1, 3, "other dials each dial turns along")}
-    groups = {"easy": {"dials": 4, "digits": 6, "gears": 1, "min_optimum": 5, "max_optimum": 6, "slack": 2},
+    groups = {"easy": {"dials": 5, "digits": 6, "gears": 1, "min_optimum": 5, "max_optimum": 6, "slack": 2},
               "medium": {"dials": 5, "digits": 6, "gears": 1, "min_optimum": 7, "max_optimum": 8, "slack": 2},
               "hard": {"dials": 5, "digits": 7, "gears": 2, "min_optimum": 9, "max_optimum": 11, "slack": 2}}
     greedy_about = "the turn that leaves the dials nearest 0 (summed steps each way round), never back to a seen " \

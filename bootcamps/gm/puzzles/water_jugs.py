@@ -1,8 +1,11 @@
-"""Water jugs: with three jugs of given sizes, a tap and a drain, measure an exact amount in one jug. The optimum
-by breadth-first search over the jugs' contents (at most (a+1)(b+1)(c+1) settings)."""
+"""Water jugs: three jugs of given sizes, holding given amounts at the start, a tap and a drain; measure an exact
+amount in a named jug. The optimum by breadth-first search: the settings reachable from the start, then the
+moves to the goal from each of them backwards over that graph (one table per task, kept for its replays)."""
 from __future__ import annotations
 
+import functools
 import random
+from collections import deque
 from typing import Any
 
 from ..core import Knob, MoveError, Puzzle
@@ -20,37 +23,29 @@ class WaterJugs(Puzzle):
     parameters = {"source": {"type": "string", "enum": ["tap", *JUGS], "description": "Where the water comes from."},
                   "target": {"type": "string", "enum": [*JUGS, "drain"], "description": "Where it goes."}}
     knobs = {"largest": Knob(13, 5, 30, "the largest jug holds at most this many litres")}
-    groups = {"easy": {"largest": 15, "min_optimum": 5, "max_optimum": 6, "slack": 1},
-              "medium": {"largest": 22, "min_optimum": 7, "max_optimum": 8, "slack": 1},
-              "hard": {"largest": 30, "min_optimum": 9, "max_optimum": 11, "slack": 1}}
-    greedy_about = "the pour that leaves some jug nearest the goal amount, never back to a seen setting"
+    groups = {"easy": {"largest": 12, "min_optimum": 5, "max_optimum": 6, "slack": 1},
+              "medium": {"largest": 16, "min_optimum": 7, "max_optimum": 8, "slack": 1},
+              "hard": {"largest": 20, "min_optimum": 9, "max_optimum": 11, "slack": 1}}
+    greedy_about = "the pour that leaves the named jug nearest the goal amount, never back to a seen setting"
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
-        sizes = sorted(rng.sample(range(2, p.largest + 1), 3))
-        inst = {"sizes": sizes, "goal": 1}
-        first: dict[int, int] = {}  # amount -> the fewest pours that leave it in some jug
-        seen, layer, depth = {(0, 0, 0)}, [(0, 0, 0)], 0
-        while layer and depth < p.max_optimum:
-            depth += 1
-            nxt = []
-            for state in layer:
-                for _, s in self.neighbours(inst, state):
-                    if s not in seen:
-                        seen.add(s)
-                        nxt.append(s)
-                        for v in s:
-                            first.setdefault(v, depth)
-            layer = nxt
-        goals = sorted(v for v, d in first.items() if p.min_optimum <= d and v not in sizes and v > 0)
+        sizes = sorted(rng.sample(range(3, p.largest + 1), 3))
+        start = [rng.randint(0, s) for s in sizes]
+        jug = rng.randrange(3)
+        table = _reach(tuple(sizes), tuple(start), p.max_optimum)
+        goals = sorted({s[jug] for s, d in table.items() if p.min_optimum <= d <= p.max_optimum}
+                       - {s[jug] for s, d in table.items() if d < p.min_optimum})
         if not goals:
             return None
-        return {"sizes": sizes, "goal": rng.choice(goals)}
+        return {"sizes": sizes, "start": start, "jug": JUGS[jug], "goal": rng.choice(goals)}
 
     def start(self, inst: dict[str, Any]) -> tuple[int, ...]:
-        sizes = inst["sizes"]
-        if len(sizes) != 3 or not all(1 <= int(s) <= 100 for s in sizes) or not 0 < int(inst["goal"]) <= 100:
-            raise ValueError("three jug sizes and a goal")
-        return (0, 0, 0)
+        sizes, start = inst["sizes"], inst["start"]
+        if len(sizes) != 3 or len(start) != 3 or not all(1 <= int(s) <= 100 for s in sizes) or \
+                not all(0 <= int(v) <= int(s) for v, s in zip(start, sizes, strict=True)) or \
+                not 0 <= int(inst["goal"]) <= 100 or inst["jug"] not in JUGS:
+            raise ValueError("three jug sizes, their start amounts, a goal jug and amount")
+        return tuple(int(v) for v in start)
 
     def action(self, inst: dict[str, Any], args: dict[str, Any]) -> tuple[str, str]:
         return str(args["source"]), str(args["target"])
@@ -71,39 +66,20 @@ class WaterJugs(Puzzle):
         return out
 
     def step(self, inst: dict[str, Any], state: tuple[int, ...], action: tuple[str, str]) -> tuple[int, ...]:
-        sizes = [int(s) for s in inst["sizes"]]
-        source, target = action
-        if source == target:
-            raise MoveError("same_jug", f"jug {source} cannot pour into itself")
-        if source == "tap" and target == "drain":
-            raise MoveError("no_jug", "tap to drain moves no water in any jug")
-        out = list(state)
-        if source == "tap":
-            j = JUGS.index(target)
-            if out[j] == sizes[j]:
-                raise MoveError("full", f"jug {target} is already full")
-            out[j] = sizes[j]
-        elif target == "drain":
-            i = JUGS.index(source)
-            if out[i] == 0:
-                raise MoveError("empty", f"jug {source} is already empty")
-            out[i] = 0
-        else:
-            i, j = JUGS.index(source), JUGS.index(target)
-            if out[i] == 0:
-                raise MoveError("empty", f"jug {source} is empty")
-            if out[j] == sizes[j]:
-                raise MoveError("full", f"jug {target} is already full")
-            moved = min(out[i], sizes[j] - out[j])
-            out[i] -= moved
-            out[j] += moved
-        return tuple(out)
+        out = _pour(tuple(int(s) for s in inst["sizes"]), state, action)
+        if isinstance(out, str):
+            raise MoveError(*out.split(": ", 1))
+        return out
+
+    def distances(self, inst: dict[str, Any]) -> dict[tuple[int, ...], int]:
+        return _table(tuple(int(s) for s in inst["sizes"]), self.start(inst), JUGS.index(inst["jug"]),
+                      int(inst["goal"]))
 
     def solved(self, inst: dict[str, Any], state: tuple[int, ...]) -> bool:
-        return int(inst["goal"]) in state
+        return state[JUGS.index(inst["jug"])] == int(inst["goal"])
 
     def closeness(self, inst: dict[str, Any], state: tuple[int, ...]) -> float:
-        return min(abs(v - int(inst["goal"])) for v in state)
+        return abs(state[JUGS.index(inst["jug"])] - int(inst["goal"]))
 
     def describe(self, inst: dict[str, Any], action: tuple[str, str]) -> str:
         return f"{action[0]} -> {action[1]}"
@@ -114,13 +90,97 @@ class WaterJugs(Puzzle):
     def rules(self, inst: dict[str, Any]) -> str:
         a, b, c = inst["sizes"]
         return (f"Water jugs: jug A holds {a} litres, jug B {b} litres, jug C {c} litres; they have no marks. "
-                f"All three start empty. Call `pour(source, target)`: from `tap` into a jug fills it to the brim, "
+                f"At the start A holds {inst['start'][0]}, B {inst['start'][1]} and C {inst['start'][2]} litres. Call `pour(source, target)`: from `tap` into a jug fills it to the brim, "
                 f"from a jug into `drain` empties it, from one jug into another pours until the first is empty or "
                 f"the second is full. A pour that moves no water (into a full jug, out of an empty one) is "
-                f"refused. The goal is exactly {inst['goal']} litres in any one jug.")
+                f"refused. The goal is exactly {inst['goal']} litres in jug {inst['jug']} (the others may hold "
+                f"anything).")
 
     def refused_args(self, inst: dict[str, Any], state: tuple[int, ...]) -> dict[str, Any] | None:
         return {"source": "A", "target": "A"}
+
+
+def _pour(sizes: tuple[int, ...], state: tuple[int, ...], action: tuple[str, str]) -> tuple[int, ...] | str:
+    """The jugs after the pour, or "kind: why" when the rules refuse it."""
+    source, target = action
+    if source == target:
+        return f"same_jug: jug {source} cannot pour into itself"
+    if source == "tap" and target == "drain":
+        return "no_jug: tap to drain moves no water in any jug"
+    out = list(state)
+    if source == "tap":
+        j = JUGS.index(target)
+        if out[j] == sizes[j]:
+            return f"full: jug {target} is already full"
+        out[j] = sizes[j]
+    elif target == "drain":
+        i = JUGS.index(source)
+        if out[i] == 0:
+            return f"empty: jug {source} is already empty"
+        out[i] = 0
+    else:
+        i, j = JUGS.index(source), JUGS.index(target)
+        if out[i] == 0:
+            return f"empty: jug {source} is empty"
+        if out[j] == sizes[j]:
+            return f"full: jug {target} is already full"
+        moved = min(out[i], sizes[j] - out[j])
+        out[i] -= moved
+        out[j] += moved
+    return tuple(out)
+
+
+def _moves(sizes: tuple[int, ...], state: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every setting one pour that moves water reaches (the same pours as `_pour`, on integers: the searches'
+    inner loop)."""
+    out = []
+    for i in range(3):
+        if state[i] < sizes[i]:
+            out.append(state[:i] + (sizes[i],) + state[i + 1:])
+        if state[i]:
+            out.append(state[:i] + (0,) + state[i + 1:])
+            for j in range(3):
+                if j != i and state[j] < sizes[j]:
+                    moved = min(state[i], sizes[j] - state[j])
+                    nxt = list(state)
+                    nxt[i] -= moved
+                    nxt[j] += moved
+                    out.append(tuple(nxt))
+    return out
+
+
+def _reach(sizes: tuple[int, ...], start: tuple[int, ...], depth: int = 1 << 30) -> dict[tuple[int, ...], int]:
+    """Pours from the start to every setting it reaches within `depth` pours (breadth-first)."""
+    dist = {start: 0}
+    queue = deque([start])
+    while queue:
+        s = queue.popleft()
+        if dist[s] >= depth:
+            continue
+        for nxt in _moves(sizes, s):
+            if nxt not in dist:
+                dist[nxt] = dist[s] + 1
+                queue.append(nxt)
+    return dist
+
+
+@functools.lru_cache(maxsize=256)
+def _table(sizes: tuple[int, ...], start: tuple[int, ...], jug: int, goal: int) -> dict[tuple[int, ...], int]:
+    """Pours to the goal from every setting the start reaches: breadth-first backwards over the reached graph."""
+    back: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+    reached = _reach(sizes, start)
+    for s in reached:
+        for nxt in _moves(sizes, s):
+            back.setdefault(nxt, []).append(s)
+    dist = {s: 0 for s in reached if s[jug] == goal}
+    queue = deque(dist)
+    while queue:
+        s = queue.popleft()
+        for prev in back.get(s, ()):
+            if prev not in dist:
+                dist[prev] = dist[s] + 1
+                queue.append(prev)
+    return dist
 
 
 PUZZLE = WaterJugs
