@@ -175,6 +175,24 @@ def matrix(text: str, size: int) -> list[list[sp.Expr]]:
     return rows
 
 
+def vectors(text: str, length: int, most: int) -> list[list[sp.Expr]]:
+    """`[[1, -2, 1], [0, 1, 3/2]]` (or one vector `[1, -2, 1]`) -> at most `most` vectors of `length` numbers."""
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        raise Refused("not text, or longer than 2,000 characters")
+    tree = syntax(text.strip())
+    if not isinstance(tree, (ast.List, ast.Tuple)) or not tree.elts:
+        raise Refused("a list of vectors")
+    rows = tree.elts if isinstance(tree.elts[0], (ast.List, ast.Tuple)) else [tree]
+    if len(rows) > most:
+        raise Refused(f"more than {most} vectors")
+    out = []
+    for row in rows:
+        if not isinstance(row, (ast.List, ast.Tuple)) or len(row.elts) != length:
+            raise Refused(f"each vector a list of {length} numbers")
+        out.append([_finite(build(e, {})) for e in row.elts])
+    return out
+
+
 def products(text: str, variables: tuple[str, ...] = ("x",)) -> list[tuple[sp.Expr, int]]:
     """The factors of a product as written: `-2*(x + 1)**2*(x**2 + 3)` -> [(-1, 1), (2, 1), (x + 1, 2),
     (x**2 + 3, 1)]; a factor's exponent must be a whole number 1..100."""

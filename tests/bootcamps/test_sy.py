@@ -113,3 +113,64 @@ def test_collection_is_unavailable_without_sympy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "symbolic ['sympy']"
+
+
+def test_congruences_need_the_least_non_negative_solution():
+    inst = {"task": "congruences", "moduli": [4, 6, 9], "residues": [3, 5, 2], "answer": "11"}
+    assert score("congruences", inst, "11") == 1.0
+    assert score("congruences", inst, "47") == 0.0  # a solution (11 + lcm 36), not the least
+    assert score("congruences", inst, "15") == 0.0  # x = 3 (mod 4) only
+    assert score("congruences", inst, "11/1 + 1/2") == 0.0
+
+
+def test_interpolation_accepts_any_form_of_the_unique_polynomial():
+    inst = {"task": "interpolation", "points": [[-1, 4], [0, 1], [2, 1]], "answer": "x**2 - 2*x + 1"}
+    assert score("interpolation", inst, "(x - 1)^2") == 1.0
+    assert score("interpolation", inst, "4*x*(x - 2)/3 + (x + 1)*(x - 2)/(-2) + (x + 1)*x/6") == 1.0
+    assert score("interpolation", inst, "x**2 - 2*x + 1 + x*(x + 1)*(x - 2)") == 0.0  # through them, degree 3
+    assert score("interpolation", inst, "x**2 - 2*x + 2") == 0.0
+
+
+def test_characteristic_polynomial_takes_either_sign_convention():
+    inst = {"task": "characteristic_polynomial", "matrix": [[2, 1, 0], [0, 3, 1], [1, 0, 1]],
+            "answer": "x**3 - 6*x**2 + 11*x - 7"}
+    assert score("characteristic_polynomial", inst, "(x - 2)*(x - 3)*(x - 1) - 1") == 1.0
+    assert score("characteristic_polynomial", inst, "-x^3 + 6*x^2 - 11*x + 7") == 1.0  # det(A - x*I)
+    assert score("characteristic_polynomial", inst, "x**3 - 6*x**2 + 11*x - 6") == 0.0
+
+
+def test_nullspace_accepts_any_basis_and_rejects_dependent_or_wrong_vectors():
+    inst = {"task": "nullspace", "matrix": [[1, 1, 1, 1], [1, 2, 3, 4]], "nullity": 2,
+            "answer": "[[1, -2, 1, 0], [2, -3, 0, 1]]"}
+    assert score("nullspace", inst, "[[1, -2, 1, 0], [2, -3, 0, 1]]") == 1.0
+    assert score("nullspace", inst, "[[3, -5, 1, 1], [-1/2, 1, -1/2, 0]]") == 1.0  # another basis
+    assert score("nullspace", inst, "[[1, -2, 1, 0], [2, -4, 2, 0]]") == 0.0  # dependent
+    assert score("nullspace", inst, "[[1, -2, 1, 0]]") == 0.0  # too few
+    assert score("nullspace", inst, "[[1, -2, 1, 0], [2, -3, 0, 2]]") == 0.0
+
+
+def test_derivatives_by_taylor_arithmetic_match_sympy():
+    import mpmath
+    import sympy as sp
+
+    from bootcamps.sy import numeric
+
+    x = parse.symbol("x")
+    for text in ["x**x + atan(x**2)*log(x)", "tan(x)/cosh(x) + sec(x)*csc(x) - cot(x)",
+                 "asin(x/2) + acos(x/3) + tanh(x)*sinh(x)", "sqrt(x**2 + 2)*x**5 + 2**x + x**(-3)"]:
+        e = parse.expression(text)
+        point = {x: mpmath.mpf("0.37")}
+        got = numeric.derivatives(e, x, point, 2)
+        for k in range(3):
+            assert numeric.close(got[k], numeric.value(sp.diff(e, x, k), point)), (text, k)
+
+
+@pytest.mark.parametrize("name", ["congruences", "interpolation", "characteristic_polynomial", "nullspace"])
+def test_new_tasks_refuse_hostile_answers_fast(name):
+    manifest = dataclasses.replace(bootcamp(name), name=f"sy/{name}")
+    identity = TaskSet(manifest, seed=3, split="train", groups=["hard"])[0]["reward_model"]["ground_truth"]
+    for body in ["x**(10**10)", "(" * 30 + "1" + ")" * 30 + "+x" * 25000, "[[" + "9" * 39 + "**99" * 30 + "]]",
+                 "[[1, 2]] * 10**9", "__import__('os')"]:
+        started = time.perf_counter()
+        assert score(name, identity, body) == 0.0
+        assert time.perf_counter() - started < 0.05
