@@ -55,7 +55,7 @@ class BipartiteCheck(Problem):
     knobs = {"nodes": Knob(12, 5, 40, "nodes"), "extra": Knob(6, 0, 60, "edges beyond a spanning tree")}
     groups = {"easy": {"nodes": 9, "extra": 3}, "medium": {"nodes": 13, "extra": 6}, "hard": {"nodes": 20, "extra": 10}}
     answer_format = ("either `colors:` and a colour (1 or 2) per node in node order, or `cycle:` and the nodes of an "
-                     "odd cycle in order (its last node joined to its first), e.g. <answer>colors: 1 2 2 1</answer> "
+                     "odd cycle in order (its last node joined to its first; writing the first again at the end is allowed), e.g. <answer>colors: 1 2 2 1</answer> "
                      "or <answer>cycle: a b c d e</answer>.")
     baselines = {"parity": "odd nodes one colour, even nodes the other",
                  "first_fit": "nodes in number order, each the colour its coloured neighbours leave"}
@@ -126,6 +126,8 @@ class BipartiteCheck(Problem):
                 return f"give a colour 1 or 2 for each of the {n} nodes"
             clash = [(u, v) for u, v in inst["edges"] if values[u - 1] == values[v - 1]]
             return f"edge {clash[0][0]}-{clash[0][1]} joins two nodes of one colour" if clash else None
+        if len(values) > 1 and values[0] == values[-1]:  # the cycle written back to its first node
+            values = values[:-1]
         if len(values) < 3 or len(values) % 2 == 0 or len(set(values)) < len(values):
             return "an odd cycle has an odd number (3 or more) of distinct nodes"
         for a in zip(values, values[1:] + values[:1], strict=True):

@@ -42,8 +42,8 @@ class Tsp(Problem):
     knobs = {"cities": Knob(7, 4, 10, "cities"), "max_distance": Knob(50, 5, 999, "distances are 1..max_distance")}
     groups = {"easy": {"cities": 7, "max_distance": 30}, "medium": {"cities": 8, "max_distance": 60},
               "hard": {"cities": 9, "max_distance": 99}}
-    answer_format = ("the cities in the order you visit them, each once (the trip returns to the first), e.g. "
-                     "<answer>a b c d</answer>.")
+    answer_format = ("the cities in the order you visit them, each once (the trip returns to the first; writing "
+                     "the first again at the end is allowed), e.g. <answer>a b c d</answer>.")
     baselines = {"nearest": "from city 1 always the nearest city not visited yet",
                  "in_order": "the cities in number order"}
 
@@ -68,6 +68,8 @@ class Tsp(Problem):
 
     def check(self, inst: dict[str, Any], answer: list[int]) -> str | None:
         n = len(inst["distances"])
+        if len(answer) == n + 1 and answer[0] == answer[-1]:  # the trip written back to its first city
+            answer = answer[:-1]
         if sorted(answer) != list(range(1, n + 1)):
             return f"not every city 1..{n} exactly once"
         length = tour_length(inst["distances"], answer)
