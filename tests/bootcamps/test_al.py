@@ -184,6 +184,12 @@ CASES = {
     "bridges": ({"nodes": 8, "edges": [[1, 2], [2, 3], [3, 4], [1, 4], [4, 5], [5, 6], [6, 7], [5, 7], [7, 8]],
                  "solution": [[4, 5], [7, 8]]},
                 ["4-5, 7-8", "8-7, (5,4)"], ["4-5", "4-5, 7-8, 1-2", "4-5, 5-4, 7-8", "4-5, 7-9"], ["4 5, 7 8"]),
+    "vertex_cover_bipartite": ({"left": 2, "right": 3, "edges": [[1, 3], [1, 4], [1, 5], [2, 3]], "optimum": 2,
+                                "solution": [1, 3]},
+                               ["1 3", "3, 1", "1 2"], ["1", "1 2 3", "1 1", "1 6"], ["1 & 3"]),
+    "dominating_set_tree": ({"nodes": 6, "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [4, 6]], "optimum": 2,
+                             "solution": [2, 4]},
+                            ["2 4", "4, 1"], ["2 5", "2 3 4", "2 2", "2 7"], ["2 and 4"]),
     "bipartite_check": ({"nodes": 6, "edges": [[1, 2], [2, 3], [3, 4], [4, 5], [5, 1], [5, 6]], "bipartite": False,
                          "solution": ["cycle", [1, 2, 3, 4, 5]]},
                         ["cycle: 1 2 3 4 5", "Cycle: 5 4 3 2 1", "CYCLE: 3, 4, 5, 1, 2", "cycle: 2 3 4 5 1 2"],
@@ -483,3 +489,25 @@ def test_cut_nodes_and_bridges_agree_with_lowlinks():
         cuts, bridges = _lowlink(n, edges)
         assert set(cut_nodes(n, edges)) == cuts
         assert {frozenset(e) for e in bridge_edges(n, edges)} == bridges
+
+
+def test_dominating_set_and_konig_cover_agree_with_brute_force():
+    from bootcamps.al.core import random_tree
+    from bootcamps.al.problems.dominating_set_tree import smallest_dominating
+    from bootcamps.al.problems.vertex_cover_bipartite import konig_cover
+
+    rng = random.Random(19)
+    subsets = lambda xs: (set(c) for r in range(len(xs) + 1) for c in itertools.combinations(xs, r))  # noqa: E731
+    for _ in range(60):
+        n = rng.randint(1, 8)
+        edges = random_tree(rng, n)
+        near = {u: {v for e in edges for v in e if u in e and v != u} for u in range(1, n + 1)}
+        best = smallest_dominating(n, edges)
+        assert all(u in best or near[u] & set(best) for u in range(1, n + 1))
+        assert len(best) == min(len(c) for c in subsets(range(1, n + 1))
+                                if all(u in c or near[u] & c for u in range(1, n + 1)))
+        a, b = rng.randint(1, 4), rng.randint(1, 4)
+        bip = [[u, a + v] for u in range(1, a + 1) for v in range(1, b + 1) if rng.random() < 0.5]
+        cover = konig_cover(a, bip)
+        assert all(set(e) & set(cover) for e in bip)
+        assert len(cover) == min(len(c) for c in subsets(range(1, a + b + 1)) if all(set(e) & c for e in bip))

@@ -17,6 +17,7 @@ from .crt import Crt
 from .dag_paths import DagPaths
 from .determinant import Determinant
 from .discrete_log import DiscreteLog
+from .dominating_set_tree import DominatingSetTree
 from .edit_distance import EditDistance
 from .euler_path import EulerPath
 from .graph_coloring import GraphColoring
@@ -60,16 +61,17 @@ from .topological_order import TopologicalOrder
 from .tree_diameter import TreeDiameter
 from .tsp import Tsp
 from .two_sat import TwoSat
+from .vertex_cover_bipartite import VertexCoverBipartite
 from .vertex_cover_tree import VertexCoverTree
 from .widest_path import WidestPath
 from .word_break import WordBreak
 
 PROBLEMS: dict[str, type[Problem]] = {cls.name: cls for cls in (
     ArticulationPoints, Assignment, BinPacking, BipartiteCheck, BipartiteMatching, BracketRepair, Bridges,
-    ChinesePostman, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant, DiscreteLog, EditDistance,
-    EulerPath, GraphColoring, HamiltonianPath, IntervalRooms, IntervalScheduling, InversionCount, JobSequencing,
-    Josephus, Knapsack2d, KthPairSum, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath, MatrixChain,
-    MaxClique, MaxFlow, MaxSubarray, MinCostFlow, MinCut, Mst, Nim, OptimalBst, PalindromePartition,
+    ChinesePostman, ClosestPair, CoinChange, ConvexHull, Crt, DagPaths, Determinant, DiscreteLog, DominatingSetTree,
+    EditDistance, EulerPath, GraphColoring, HamiltonianPath, IntervalRooms, IntervalScheduling, InversionCount,
+    JobSequencing, Josephus, Knapsack2d, KthPairSum, Lca, Lcs, LinearRecurrence, LinearSystem, Lis, LongestPath,
+    MatrixChain, MaxClique, MaxFlow, MaxSubarray, MinCostFlow, MinCut, Mst, Nim, OptimalBst, PalindromePartition,
     PalindromeSubsequence, PartitionCount, PathCover, PermutationRank, PolygonArea, RodCutting, Scc, Scs, SetCover,
-    ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, Tsp, TwoSat, VertexCoverTree,
-    WidestPath, WordBreak)}
+    ShortestPath, StableMatching, SubsetSum, TopologicalOrder, TreeDiameter, Tsp, TwoSat, VertexCoverBipartite,
+    VertexCoverTree, WidestPath, WordBreak)}
