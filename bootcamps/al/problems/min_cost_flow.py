@@ -85,7 +85,8 @@ class MinCostFlow(Problem):
             return None
         amount = rng.randint((most + 1) // 2, most)
         flow = cheapest_flow(n, arcs, amount)
-        assert flow is not None
+        if flow is None:  # not reached: the amount is at most the maximum flow
+            return None
         unit_cost = {(u, v): k for u, v, _, k in arcs}
         inst = {"nodes": n, "arcs": arcs, "amount": amount, "optimum": sum(f * unit_cost[e] for e, f in flow.items()),
                 "solution": [[u, v, f] for (u, v), f in sorted(flow.items()) if f]}
