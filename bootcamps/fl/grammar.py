@@ -64,6 +64,20 @@ def derivable_lengths(grammar: Grammar, longest: int) -> dict[str, set[int]]:
     return can
 
 
+def tree_counts(grammar: Grammar, longest: int) -> dict[str, list[int]]:
+    """`counts[X][n]`: how many parse trees X has over all words of n letters (at least the number of those words;
+    no word is listed, so this stays cheap where `derived` is not)."""
+    counts = {x: [0] * (longest + 1) for x in grammar}
+    for x, bodies in grammar.items():
+        if longest >= 1:
+            counts[x][1] = sum(len(b) == 1 for b in bodies)
+    for n in range(2, longest + 1):
+        for x, bodies in grammar.items():
+            counts[x][n] = sum(counts[b[0]][i] * counts[b[1]][n - i] for b in bodies if len(b) == 2
+                               for i in range(1, n))
+    return counts
+
+
 def sample_word(grammar: Grammar, can: dict[str, set[int]], x: str, n: int, rng: random.Random) -> str:
     """A random word of n letters that x derives (`can` from `derivable_lengths`; n must be in can[x])."""
     if n == 1:

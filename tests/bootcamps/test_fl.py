@@ -14,14 +14,24 @@ from bc_common.tasks import TaskSet
 from bootcamps.fl.automata import classes, random_dfa, shortest_difference
 from bootcamps.fl.collection import classes as made
 from bootcamps.fl.core import satisfied
-from bootcamps.fl.grammar import derivable_lengths, derived, parse_trees, random_grammar, sample_word
+from bootcamps.fl.grammar import (
+    derivable_lengths,
+    derived,
+    parse_trees,
+    random_grammar,
+    sample_word,
+    tree_counts,
+)
 from bootcamps.fl.known_issues import WITHHELD
 from bootcamps.fl.tasks import TASKS
 from bootcamps.fl.tasks.ctl_check import holds, random_formula
 from bootcamps.fl.tasks.horn_least_model import chain
 from bootcamps.fl.tasks.lambda_normal_form import normalize, parse, random_term, text
+from bootcamps.fl.tasks.ltl_counterexample import evaluate
+from bootcamps.fl.tasks.ltl_counterexample import random_formula as random_ltl
 from bootcamps.fl.tasks.max_sat import falsified_counts
 from bootcamps.fl.tasks.min_dnf import cost, covers, minimum_cover, primes
+from bootcamps.fl.tasks.nfa_determinize import as_dfa, minimal, subset_dfa
 from bootcamps.fl.tasks.petri_reachability import fire, shortest
 from bootcamps.fl.tasks.regex_synthesis import all_words, compile_pattern, random_pattern
 from bootcamps.fl.tasks.resolution_refutation import replay, resolvent, satisfiable, tree_refutation
@@ -104,6 +114,23 @@ CASES = {
                                                                           "east": "GY"}, "solution": [[1, 2], [3, 3]]},
                     ["1 2 / 3 3", "1 2\n3 3", "1, 2 / 3, 3"],
                     ["1 2 / 3 4", "1 1 / 3 3", "1 2", "1 2 / 3 3 / 3 3", "1 2 / 3 5"], ["1 2 / 3 x", "a b"]),
+    "register_machine": ({"program": [["dec", 0, 1, 2], ["inc", 1, 0], ["halt"]], "start": [2, 1, 0],
+                          "solution": [0, 3, 0, 5]},
+                         ["r1=0, r2=3, r3=0, steps=5", "R1 = 0; r2 = 3; r3 = 0; steps = 5"],
+                         ["r1=0, r2=3, r3=0, steps=4", "r1=2, r2=1, r3=0, steps=0", "r1=0, r2=2, r3=0, steps=5"],
+                         ["0 3 0 5", "r1=0, r2=3, steps=5"]),
+    "ltl_counterexample": ({"successors": [[1], [0, 1]], "labels": [[], ["p"]], "formula": ["G", ["not", ["p"]]],
+                            "longest": 4, "solution": [[0], [1]]},
+                           ["s0 (s1)", "(s0 s1)", "s0 s1 (s0 s1)", "0 (1)"],
+                           ["(s0)", "s1 (s1)", "s0 s1 s0 (s1 s0)", "s0 (s2)"], ["s0 s1", "s0 (s1", "()"]),
+    "nfa_determinize": ({"nfa": {"delta": [[[0, 1], [0]], [[], []]], "accepting": [1]}, "limit": 2,
+                         "solution": [["A", {"a": "B", "b": "A"}, False], ["B", {"a": "B", "b": "A"}, True]]},
+                        ["A: a->B, b->A; B: a->B, b->A, accept", "X: b->X, a->Y\nY: a->Y, b->X, accepting",
+                         "P:a->Q,b->P;Q:a->Q,b->P,accept"],
+                        ["A: a->A, b->A, accept", "A: a->B, b->A; B: a->B, b->A",
+                         "A: a->B, b->A; B: a->B, b->A, accept; C: a->C", "A: a->B, b->A; B: a->C, b->A, accept",
+                         "A: a->B; B: a->B, b->A, accept"],
+                        ["A a->B", "A: a->B, b->A, maybe", "A: a->B; A: b->A"]),
 }
 
 
@@ -194,6 +221,8 @@ def test_cyk_counts_agree_with_the_derivation_table_and_sampled_words_parse():
         for n in range(1, 6):
             for w in ("".join(t) for t in itertools.product("ab", repeat=n)):
                 assert parse_trees(grammar, w) == table[n].get(w, 0)
+        trees = tree_counts(grammar, 5)["S"]
+        assert all(trees[n] >= len(table[n]) and (trees[n] == 0) == (not table[n]) for n in range(1, 6))
         can = derivable_lengths(grammar, 6)
         for n in can["S"]:
             assert parse_trees(grammar, sample_word(grammar, can, "S", n, rng)) >= 1
@@ -325,3 +354,50 @@ def test_wang_tilings_counted_by_backtracking_agree_with_enumeration():
         border = {side: "".join(rng.choice("RG") for _ in range(2)) for side in ("north", "east", "south", "west")}
         grids = [[list(cells[:2]), list(cells[2:])] for cells in itertools.product(range(len(tiles)), repeat=4)]
         assert count_tilings(tiles, border, 2, 1000) == sum(fits(tiles, border, g) is None for g in grids)
+
+
+def _ahead(i, start, n):
+    """The lasso positions from i on, enough of them to see every position it repeats (the loop starts at start)."""
+    out = []
+    for _ in range(2 * n):
+        out.append(i)
+        i = i + 1 if i + 1 < n else start
+    return out
+
+
+def test_ltl_on_lassos_agrees_with_reading_the_positions_ahead():
+    rng = random.Random(14)
+    for _ in range(40):
+        labels = [[a for a in "pq" if rng.random() < 0.5] for _ in range(6)]
+        prefix, loop = rng.sample(range(6), rng.randint(0, 2)), rng.sample(range(6), rng.randint(1, 3))
+        n = len(prefix) + len(loop)
+        f, g = random_ltl(rng, 1), random_ltl(rng, 0)
+        vf, vg = evaluate(f, labels, prefix, loop), evaluate(g, labels, prefix, loop)
+        for i in range(n):
+            seq = _ahead(i, len(prefix), n)
+            assert evaluate(["F", f], labels, prefix, loop)[i] == any(vf[j] for j in seq)
+            assert evaluate(["G", f], labels, prefix, loop)[i] == all(vf[j] for j in seq)
+            assert evaluate(["X", f], labels, prefix, loop)[i] == vf[seq[1]]
+            assert evaluate(["U", f, g], labels, prefix, loop)[i] == any(
+                vg[seq[k]] and all(vf[j] for j in seq[:k]) for k in range(len(seq)))
+
+
+def test_the_minimal_dfa_accepts_what_the_nfa_accepts_and_no_two_states_agree():
+    rng = random.Random(15)
+    words = ["".join(w) for k in range(8) for w in itertools.product("ab", repeat=k)]
+    for _ in range(20):
+        n = 4
+        nfa = {"delta": [[sorted(rng.sample(range(n), rng.randint(0, 2))) for _ in "ab"] for _ in range(n)],
+               "accepting": sorted(rng.sample(range(n), rng.randint(1, 2)))}
+
+        def runs(w, nfa=nfa):
+            now = {0}
+            for ch in w:
+                now = {r for q in now for r in nfa["delta"][q]["ab".index(ch)]}
+            return bool(now & set(nfa["accepting"]))
+
+        states, k = minimal(subset_dfa(nfa))
+        dfa = as_dfa(states)
+        assert all(dfa.accepts(w) == runs(w) for w in words)
+        languages = {_language(dfa, q, words) for q in range(k)}
+        assert len(languages) == k  # no two states accept the same words: none can be merged

@@ -13,11 +13,14 @@ from .dfa_minimize import DfaMinimize
 from .horn_least_model import HornLeastModel
 from .knights_knaves import KnightsKnaves
 from .lambda_normal_form import LambdaNormalForm
+from .ltl_counterexample import LtlCounterexample
 from .max_sat import MaxSat
 from .min_dnf import MinDnf
+from .nfa_determinize import NfaDeterminize
 from .pcp import Pcp
 from .petri_reachability import PetriReachability
 from .regex_synthesis import RegexSynthesis
+from .register_machine import RegisterMachine
 from .resolution_refutation import ResolutionRefutation
 from .string_rewriting import StringRewriting
 from .turing_machine import TuringMachine
@@ -26,5 +29,5 @@ from .wang_tiling import WangTiling
 
 TASKS: dict[str, type[Task]] = {cls.name: cls for cls in (
     CellularAutomaton, CfgAmbiguity, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish, DfaMinimize,
-    HornLeastModel, KnightsKnaves, LambdaNormalForm, MaxSat, MinDnf, Pcp, PetriReachability, RegexSynthesis,
-    ResolutionRefutation, StringRewriting, TuringMachine, Unification, WangTiling)}
+    HornLeastModel, KnightsKnaves, LambdaNormalForm, LtlCounterexample, MaxSat, MinDnf, NfaDeterminize, Pcp, PetriReachability,
+    RegexSynthesis, RegisterMachine, ResolutionRefutation, StringRewriting, TuringMachine, Unification, WangTiling)}

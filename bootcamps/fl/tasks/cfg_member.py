@@ -6,14 +6,22 @@ import random
 from typing import Any
 
 from ..core import Knob, Task, word
-from ..grammar import POOL, derivable_lengths, derived, parse_trees, random_grammar, rules_text, sample_word
+from ..grammar import (
+    POOL,
+    derivable_lengths,
+    parse_trees,
+    random_grammar,
+    rules_text,
+    sample_word,
+    tree_counts,
+)
 
 
 class CfgMember(Task):
     name = "cfg_member"
     title = "Word of a context-free grammar"
     knobs = {"nonterminals": Knob(5, 3, 8, "nonterminals (S, A, B, ...)"), "length": Knob(8, 4, 12, "letters"),
-             "density": Knob(50, 1, 1000, "at most this many in 10,000 words of that length are generated")}
+             "density": Knob(50, 1, 1000, "at most this many parse trees (so words) in 10,000 words of that length")}
     groups = {"easy": {"nonterminals": 4, "length": 7, "density": 100},
               "medium": {"nonterminals": 5, "length": 8, "density": 50},
               "hard": {"nonterminals": 6, "length": 10, "density": 20}}
@@ -29,10 +37,9 @@ class CfgMember(Task):
         lengths = derivable_lengths(grammar, p.length)
         if p.length not in lengths["S"]:
             return None
-        words = derived(grammar, p.length)["S"][p.length]
-        if len(words) * 10_000 > p.density * len(letters) ** p.length:
-            return None  # so many words of that length that a random one often is one
-        if any(ch * p.length in words for ch in letters):
+        if tree_counts(grammar, p.length)["S"][p.length] * 10_000 > p.density * len(letters) ** p.length:
+            return None  # so many words of that length (at most as many as parse trees) that a random one may be one
+        if any(parse_trees(grammar, ch * p.length) for ch in letters):
             return None  # one letter repeated is a word
         inst = {"grammar": grammar, "letters": letters, "length": p.length,
                 "solution": sample_word(grammar, lengths, "S", p.length, rng)}
