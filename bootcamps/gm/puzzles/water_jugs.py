@@ -8,7 +8,7 @@ import random
 from collections import deque
 from typing import Any
 
-from ..core import Knob, MoveError, Puzzle
+from ..core import Knob, MoveError, Puzzle, greedy_solves
 
 JUGS = "ABC"
 POURS = [(s, t) for s in ("tap", *JUGS) for t in (*JUGS, "drain") if s != t and (s, t) != ("tap", "drain")]
@@ -31,13 +31,17 @@ class WaterJugs(Puzzle):
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         sizes = sorted(rng.sample(range(3, p.largest + 1), 3))
         start = [rng.randint(0, s) for s in sizes]
-        jug = rng.randrange(3)
-        table = _reach(tuple(sizes), tuple(start), p.max_optimum)
-        goals = sorted({s[jug] for s, d in table.items() if p.min_optimum <= d <= p.max_optimum}
-                       - {s[jug] for s, d in table.items() if d < p.min_optimum})
-        if not goals:
-            return None
-        return {"sizes": sizes, "start": start, "jug": JUGS[jug], "goal": rng.choice(goals)}
+        first: dict[tuple[int, int], int] = {}  # (jug, amount) -> the fewest pours that leave it there
+        for s, d in _reach(tuple(sizes), tuple(start)).items():
+            for j, v in enumerate(s):
+                if first.get((j, v), 1 << 30) > d:
+                    first[(j, v)] = d
+        goals = sorted(k for k, d in first.items() if p.min_optimum <= d <= p.max_optimum)
+        for j, v in rng.sample(goals, min(10, len(goals))):  # the search is the cost: try several goals on it
+            inst = {"sizes": sizes, "start": start, "jug": JUGS[j], "goal": v}
+            if not greedy_solves(self, inst, first[(j, v)] + p.slack):
+                return inst
+        return None
 
     def start(self, inst: dict[str, Any]) -> tuple[int, ...]:
         sizes, start = inst["sizes"], inst["start"]
@@ -149,14 +153,13 @@ def _moves(sizes: tuple[int, ...], state: tuple[int, ...]) -> list[tuple[int, ..
     return out
 
 
-def _reach(sizes: tuple[int, ...], start: tuple[int, ...], depth: int = 1 << 30) -> dict[tuple[int, ...], int]:
-    """Pours from the start to every setting it reaches within `depth` pours (breadth-first)."""
+@functools.lru_cache(maxsize=64)
+def _reach(sizes: tuple[int, ...], start: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    """Pours from the start to every setting it reaches (breadth-first)."""
     dist = {start: 0}
     queue = deque([start])
     while queue:
         s = queue.popleft()
-        if dist[s] >= depth:
-            continue
         for nxt in _moves(sizes, s):
             if nxt not in dist:
                 dist[nxt] = dist[s] + 1
