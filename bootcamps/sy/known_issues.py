@@ -7,9 +7,6 @@ NOT_YET_RUN = ("not yet run through the whole conformance suite at its manifest'
                "after it passes there)")
 
 WITHHELD: dict[str, str] = {
-    "determinant": "fails difficulty_order at CI sizes (20 tasks a group, seed 11): builtin:noisy succeeds on 50% of "
-                   "easy tasks and 90% of medium ones (+0.400 > 2.326 SE = 0.337); passes at the manifest's sizes. "
-                   "A single-turn noisy policy's success is flat by construction (70%), so this is the check's chance",
     "derivative": "fails distinct_per_group at the manifest's sizes (seed 11): group easy has 1.1% duplicate "
                   "identities (11 of 1,000 rows; 10 allowed): two standard forms with coefficients in -5..5 repeat; "
                   "every other check passes (reference 1.00, every baseline 0.00 in every group)",

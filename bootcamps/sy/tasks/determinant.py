@@ -14,16 +14,17 @@ from ..matrices import block
 class Determinant(Task):
     name = "determinant"
     title = "Determinant of a matrix with a parameter"
-    knobs = {"size": Knob(3, 2, 5, "rows and columns"), "symbolic": Knob(3, 1, 10, "entries that depend on x")}
-    groups = {"easy": {"size": 2, "symbolic": 2}, "medium": {"size": 3, "symbolic": 3},
-              "hard": {"size": 4, "symbolic": 4}}
+    knobs = {"size": Knob(3, 2, 5, "rows and columns"), "symbolic": Knob(3, 1, 10, "entries that depend on x"),
+             "spread": Knob(4, 2, 9, "integer parts in -spread..spread")}
+    groups = {"easy": {"size": 2, "symbolic": 2, "spread": 3}, "medium": {"size": 3, "symbolic": 3, "spread": 4},
+              "hard": {"size": 4, "symbolic": 4, "spread": 5}}
     answer_format = "det as a polynomial in x, e.g. `x**3 - 2*x + 7`."
     baselines = {"diagonal_product": "the product of the diagonal entries", "zero": "0",
                  "no_x": "the determinant with x = 0 (a constant)"}
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         n = p.size
-        m = sp.Matrix(n, n, lambda i, j: rng.randint(-4, 4))
+        m = sp.Matrix(n, n, lambda i, j: rng.randint(-p.spread, p.spread))
         cells = rng.sample([(i, j) for i in range(n) for j in range(n)], min(p.symbolic, n * n))
         for i, j in cells:
             m[i, j] = m[i, j] + rng.choice([-2, -1, 1, 2]) * X
