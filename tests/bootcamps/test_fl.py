@@ -24,12 +24,15 @@ from bootcamps.fl.grammar import (
 )
 from bootcamps.fl.known_issues import WITHHELD
 from bootcamps.fl.tasks import TASKS
+from bootcamps.fl.tasks.cfg_derivation import leftmost, step_error, tree
 from bootcamps.fl.tasks.ctl_check import holds, random_formula
 from bootcamps.fl.tasks.horn_least_model import chain
 from bootcamps.fl.tasks.lambda_normal_form import normalize, parse, random_term, text
 from bootcamps.fl.tasks.ltl_counterexample import evaluate
 from bootcamps.fl.tasks.ltl_counterexample import random_formula as random_ltl
 from bootcamps.fl.tasks.max_sat import falsified_counts
+from bootcamps.fl.tasks.mealy_preimage import preimages
+from bootcamps.fl.tasks.mealy_preimage import run as run_mealy
 from bootcamps.fl.tasks.min_dnf import cost, covers, minimum_cover, primes
 from bootcamps.fl.tasks.nfa_determinize import as_dfa, minimal, subset_dfa
 from bootcamps.fl.tasks.petri_reachability import fire, shortest
@@ -131,6 +134,14 @@ CASES = {
                          "A: a->B, b->A; B: a->B, b->A, accept; C: a->C", "A: a->B, b->A; B: a->C, b->A, accept",
                          "A: a->B; B: a->B, b->A, accept"],
                         ["A a->B", "A: a->B, b->A, maybe", "A: a->B; A: b->A"]),
+    "cfg_derivation": ({"grammar": {"S": [["A", "B"]], "A": [["a"]], "B": [["B", "B"], ["b"]]}, "letters": "abc",
+                        "word": "abb", "solution": ["S", "AB", "aB", "aBB", "abB", "abb"]},
+                       ["S => A B => a B => a B B => a b B => a b b", "S=>AB=>aB=>aBB=>abB=>abb"],
+                       ["S => A B => a B => a b b", "S => abb", "S => A B => A b => a b", "A B => a B",
+                        "S => A B => a B => a B B => a b B => a b b => a b b"], ["S -> A B", "S => A1 B"]),
+    "mealy_preimage": ({"machine": [[[1, "0"], [0, "1"], [0, "1"]], [[1, "1"], [0, "0"], [1, "0"]]], "target": "01",
+                        "solution": "aa"},
+                       ["aa", " a a "], ["ab", "a", "aaa", "bb"], ["ad", "a1"]),
 }
 
 
@@ -401,3 +412,25 @@ def test_the_minimal_dfa_accepts_what_the_nfa_accepts_and_no_two_states_agree():
         assert all(dfa.accepts(w) == runs(w) for w in words)
         languages = {_language(dfa, q, words) for q in range(k)}
         assert len(languages) == k  # no two states accept the same words: none can be merged
+
+
+def test_a_parse_tree_exists_exactly_for_the_words_cyk_parses_and_reads_as_a_leftmost_derivation():
+    rng = random.Random(16)
+    for _ in range(15):
+        grammar = random_grammar(rng, 4, "ab", binary=2, terminal=0.9)
+        for w in ("".join(t) for n in range(1, 6) for t in itertools.product("ab", repeat=n)):
+            t = tree(grammar, w)
+            assert (t is not None) == (parse_trees(grammar, w) > 0)
+            if t is not None:
+                forms = leftmost(t)
+                assert forms[0] == "S" and forms[-1] == w and len(forms) == 2 * len(w)
+                assert all(step_error(grammar, a, b) is None for a, b in zip(forms, forms[1:], strict=False))
+
+
+def test_mealy_preimages_are_counted_as_enumeration_counts_them():
+    rng = random.Random(17)
+    for _ in range(20):
+        machine = [[[rng.randrange(3), rng.choice("01")] for _ in "abc"] for _ in range(3)]
+        target = "".join(rng.choice("01") for _ in range(5))
+        inputs = ("".join(t) for t in itertools.product("abc", repeat=5))
+        assert preimages(machine, target) == sum(run_mealy(machine, w) == target for w in inputs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..core import Task
 from .cellular_automaton import CellularAutomaton
 from .cfg_ambiguity import CfgAmbiguity
+from .cfg_derivation import CfgDerivation
 from .cfg_member import CfgMember
 from .cnf_sat import CnfSat
 from .countermodel import Countermodel
@@ -15,6 +16,7 @@ from .knights_knaves import KnightsKnaves
 from .lambda_normal_form import LambdaNormalForm
 from .ltl_counterexample import LtlCounterexample
 from .max_sat import MaxSat
+from .mealy_preimage import MealyPreimage
 from .min_dnf import MinDnf
 from .nfa_determinize import NfaDeterminize
 from .pcp import Pcp
@@ -28,6 +30,6 @@ from .unification import Unification
 from .wang_tiling import WangTiling
 
 TASKS: dict[str, type[Task]] = {cls.name: cls for cls in (
-    CellularAutomaton, CfgAmbiguity, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish, DfaMinimize,
-    HornLeastModel, KnightsKnaves, LambdaNormalForm, LtlCounterexample, MaxSat, MinDnf, NfaDeterminize, Pcp, PetriReachability,
+    CellularAutomaton, CfgAmbiguity, CfgDerivation, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish, DfaMinimize,
+    HornLeastModel, KnightsKnaves, LambdaNormalForm, LtlCounterexample, MaxSat, MealyPreimage, MinDnf, NfaDeterminize, Pcp, PetriReachability,
     RegexSynthesis, RegisterMachine, ResolutionRefutation, StringRewriting, TuringMachine, Unification, WangTiling)}
