@@ -97,12 +97,20 @@ def unanswerable(identity: dict[str, Any]) -> str | None:
     return None
 
 
+class TaskConfig:
+    """A generator class's `Config`, made when first read: making it imports the task's module and builds a task
+    (seconds for some: inflect's typeguard pass, set_operations' z3 tables), which `bc-gen --list` never needs."""
+
+    def __get__(self, instance: Any, owner: type[RCInstructionGenerator]) -> type:
+        return tasks.config_class(owner.rc_task)
+
+
 @functools.cache
 def generator_class(name: str) -> type[RCInstructionGenerator]:
-    """The generator class of rc/<name>."""
+    """The generator class of rc/<name> (its `Config` is made on first use)."""
     qualname = f"{tasks._camel(name)}InstructionGenerator"
     return type(qualname, (RCInstructionGenerator,), {
-        "rc_task": name, "name": f"rc/{name}", "Config": tasks.config_class(name), "__module__": __name__,
+        "rc_task": name, "name": f"rc/{name}", "Config": TaskConfig(), "__module__": __name__,
         "__qualname__": qualname, "__doc__": f"rc/{name}: {tasks.description(name)}"})
 
 

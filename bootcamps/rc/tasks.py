@@ -38,10 +38,16 @@ VOLATILE = ("_time", "_generator_commit", "_prompt_tokens", "_answer_tokens", "_
 
 def roster() -> list[str]:
     """reasoning-core's shipped roster (`list_tasks()`), sorted: the tasks it promotes and measures."""
+    return list(_roster())
+
+
+@functools.cache
+def _roster() -> tuple[str, ...]:
+    # once a process: each list_tasks() walks its registry (the listing asks once per task)
     from reasoning_core import list_tasks
 
     with quiet():
-        return sorted(list_tasks())
+        return tuple(sorted(list_tasks()))
 
 
 def task_class(name: str) -> type:

@@ -81,6 +81,34 @@ def test_every_roster_task_is_a_bootcamp_and_those_that_need_more_say_what() -> 
         assert not game.available and "pyggp" in game.reason and "reasoning-core[gen]" in game.reason
 
 
+LISTING_PROBE = """
+import dataclasses, sys
+import orjson
+from bc_common.catalog import load
+from bc_common.describe import listing
+from bootcamps.rc import tasks
+rows = [listing(f"rc/{n}") for n in tasks.roster()]
+listed = sorted(m for m in sys.modules if m.startswith("reasoning_core.tasks.") or m in ("inflect", "z3"))
+generator = load("rc/arithmetics").generator
+fields = [f.name for f in dataclasses.fields(generator.Config)]
+print(orjson.dumps({"offered": sum(r["available"] for r in rows), "listed": listed, "fields": fields,
+                    "same": generator.Config is generator().Config is tasks.config_class("arithmetics"),
+                    "after": sorted(m for m in sys.modules if m.startswith("reasoning_core.tasks."))}).decode())
+"""
+
+
+@needs_rc
+def test_listing_imports_no_task_module_and_a_config_is_made_on_first_use() -> None:
+    """Every rc/* manifest (opted in: withheld ones too) is read without importing a task's module (seconds for
+    some: inflect's typeguard pass, z3 tables); a generator's Config is made, once, when first read."""
+    proc = subprocess.run([sys.executable, "-c", LISTING_PROBE], capture_output=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr.decode()
+    facts = orjson.loads(proc.stdout)
+    assert facts["offered"] >= 40 and facts["listed"] == [], facts
+    assert {"max_depth", "level"} <= set(facts["fields"]) and facts["same"]
+    assert facts["after"] == ["reasoning_core.tasks.arithmetics"]
+
+
 @needs_rc
 def test_rows_are_the_same_bytes_across_processes_hash_seeds_and_shards() -> None:
     # arithmetics draws from gramforge, which reseeds the global stream from the OS (random.seed(None))
