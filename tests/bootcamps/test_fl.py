@@ -38,6 +38,7 @@ from bootcamps.fl.tasks.nfa_determinize import as_dfa, minimal, subset_dfa
 from bootcamps.fl.tasks.petri_reachability import fire, shortest
 from bootcamps.fl.tasks.regex_synthesis import all_words, compile_pattern, random_pattern
 from bootcamps.fl.tasks.resolution_refutation import replay, resolvent, satisfiable, tree_refutation
+from bootcamps.fl.tasks.sat_backbone import backbone
 from bootcamps.fl.tasks.unification import unify
 from bootcamps.fl.tasks.wang_tiling import count_tilings, fits
 
@@ -142,6 +143,8 @@ CASES = {
     "mealy_preimage": ({"machine": [[[1, "0"], [0, "1"], [0, "1"]], [[1, "1"], [0, "0"], [1, "0"]]], "target": "01",
                         "solution": "aa"},
                        ["aa", " a a "], ["ab", "a", "aaa", "bb"], ["ad", "a1"]),
+    "sat_backbone": ({"variables": 3, "clauses": [[1, 2], [1, -2], [-3, 2]], "model": [1], "solution": [1]},
+                     ["x1", "1", "[1]"], ["x1 x2", "NOT x1", "none", "x1 x1", "x4", "x1 NOT x3"], ["x1 y2", "maybe"]),
 }
 
 
@@ -434,3 +437,16 @@ def test_mealy_preimages_are_counted_as_enumeration_counts_them():
         target = "".join(rng.choice("01") for _ in range(5))
         inputs = ("".join(t) for t in itertools.product("abc", repeat=5))
         assert preimages(machine, target) == sum(run_mealy(machine, w) == target for w in inputs)
+
+
+def test_the_backbone_is_what_every_model_agrees_on():
+    rng = random.Random(18)
+    for _ in range(30):
+        n = 5
+        clauses = [[v * rng.choice((1, -1)) for v in rng.sample(range(1, n + 1), rng.randint(1, 3))]
+                   for _ in range(rng.randint(2, 9))]
+        found = [{v for v in range(1, n + 1) if mask >> (v - 1) & 1} for mask in range(1 << n)]
+        models = [m for m in found if all(satisfied(c, m) for c in clauses)]
+        expected = None if not models else [v if all(v in m for m in models) else -v for v in range(1, n + 1)
+                                            if all(v in m for m in models) or all(v not in m for m in models)]
+        assert backbone(n, clauses) == expected

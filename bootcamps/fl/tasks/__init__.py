@@ -24,12 +24,14 @@ from .petri_reachability import PetriReachability
 from .regex_synthesis import RegexSynthesis
 from .register_machine import RegisterMachine
 from .resolution_refutation import ResolutionRefutation
+from .sat_backbone import SatBackbone
 from .string_rewriting import StringRewriting
 from .turing_machine import TuringMachine
 from .unification import Unification
 from .wang_tiling import WangTiling
 
 TASKS: dict[str, type[Task]] = {cls.name: cls for cls in (
-    CellularAutomaton, CfgAmbiguity, CfgDerivation, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish, DfaMinimize,
-    HornLeastModel, KnightsKnaves, LambdaNormalForm, LtlCounterexample, MaxSat, MealyPreimage, MinDnf, NfaDeterminize, Pcp, PetriReachability,
-    RegexSynthesis, RegisterMachine, ResolutionRefutation, StringRewriting, TuringMachine, Unification, WangTiling)}
+    CellularAutomaton, CfgAmbiguity, CfgDerivation, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish,
+    DfaMinimize, HornLeastModel, KnightsKnaves, LambdaNormalForm, LtlCounterexample, MaxSat, MealyPreimage, MinDnf,
+    NfaDeterminize, Pcp, PetriReachability, RegexSynthesis, RegisterMachine, ResolutionRefutation, SatBackbone,
+    StringRewriting, TuringMachine, Unification, WangTiling)}
