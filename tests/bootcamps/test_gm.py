@@ -184,3 +184,13 @@ def test_jump_line_and_blocks_world_optima_match_breadth_first_search() -> None:
         bfs = astar(s, lambda x, i=inst: blocks.neighbours(i, x), lambda x, i=inst: blocks.solved(i, x),
                     lambda x: 0, 10**6)
         assert len(bfs) == len(blocks.optimal_path(inst, s))
+
+
+def test_dial_lock_table_matches_breadth_first_search() -> None:
+    from bootcamps.gm.core import bfs_distances
+    from bootcamps.gm.puzzles.dial_lock import _table, _turn
+
+    moves = [(d, s) for d in range(1, 5) for s in (1, -1)]
+    for k, gears in ((5, ((1,), (2,), (3,), (0,))), (6, ((2, 3), (0, 2), (1, 3), (0, 1)))):
+        bfs = bfs_distances([(0,) * 4], lambda st, k=k, g=gears: [_turn(st, k, g, m) for m in moves])
+        assert _table(4, k, gears) == bfs
