@@ -145,6 +145,8 @@ CASES = {
                        ["aa", " a a "], ["ab", "a", "aaa", "bb"], ["ad", "a1"]),
     "sat_backbone": ({"variables": 3, "clauses": [[1, 2], [1, -2], [-3, 2]], "model": [1], "solution": [1]},
                      ["x1", "1", "[1]"], ["x1 x2", "NOT x1", "none", "x1 x1", "x4", "x1 NOT x3"], ["x1 y2", "maybe"]),
+    "tag_system": ({"rules": {"a": "c", "b": "acb", "c": "bb"}, "start": "abc", "steps": 1, "solution": "cc"},
+                   ["cc", " c c "], ["abc", "bb", "ccc"], ["cd", "c1"]),
 }
 
 

@@ -26,6 +26,7 @@ from .register_machine import RegisterMachine
 from .resolution_refutation import ResolutionRefutation
 from .sat_backbone import SatBackbone
 from .string_rewriting import StringRewriting
+from .tag_system import TagSystem
 from .turing_machine import TuringMachine
 from .unification import Unification
 from .wang_tiling import WangTiling
@@ -34,4 +35,4 @@ TASKS: dict[str, type[Task]] = {cls.name: cls for cls in (
     CellularAutomaton, CfgAmbiguity, CfgDerivation, CfgMember, CnfSat, Countermodel, CtlCheck, DfaDistinguish,
     DfaMinimize, HornLeastModel, KnightsKnaves, LambdaNormalForm, LtlCounterexample, MaxSat, MealyPreimage, MinDnf,
     NfaDeterminize, Pcp, PetriReachability, RegexSynthesis, RegisterMachine, ResolutionRefutation, SatBackbone,
-    StringRewriting, TuringMachine, Unification, WangTiling)}
+    StringRewriting, TagSystem, TuringMachine, Unification, WangTiling)}
