@@ -143,18 +143,36 @@ def _jump(shape: tuple[int, int], state: int, r: int, c: int, d: str) -> int | s
     return state & ~(1 << (r * cols + c)) & ~(1 << (br * cols + bc)) | (1 << (ar * cols + ac))
 
 
+@functools.lru_cache(maxsize=16)
+def _all_jumps(shape: tuple[int, int]) -> list[tuple[tuple[int, int, str], int, int, int]]:
+    """Every jump on the board, (row, col, direction) from 1 with its three cells' bits: from, over, to."""
+    rows, cols = shape
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            for d, (dr, dc) in DIRECTIONS.items():
+                ar, ac = r + 2 * dr, c + 2 * dc
+                if 0 <= ar < rows and 0 <= ac < cols:
+                    out.append(((r + 1, c + 1, d), 1 << (r * cols + c), 1 << ((r + dr) * cols + c + dc),
+                                1 << (ar * cols + ac)))
+    return out
+
+
 @functools.lru_cache(maxsize=200_000)
 def _jumps(shape: tuple[int, int], state: int) -> list[tuple[int, int, str]]:
-    rows, cols = shape
-    return [(r + 1, c + 1, d) for r in range(rows) for c in range(cols) if state >> (r * cols + c) & 1
-            for d in DIRECTIONS if not isinstance(_jump(shape, state, r, c, d), str)]
+    return [move for move, f, o, t in _all_jumps(shape) if state & f and state & o and not state & t]
+
+
+def _after(shape: tuple[int, int], state: int) -> list[int]:
+    """The board after each legal jump, in `_jumps`'s order."""
+    return [state ^ f ^ o ^ t for _, f, o, t in _all_jumps(shape) if state & f and state & o and not state & t]
 
 
 @functools.lru_cache(maxsize=500_000)
 def _solvable(shape: tuple[int, int], state: int) -> bool:
     if bin(state).count("1") == 1:
         return True
-    return any(_solvable(shape, _jump(shape, state, r - 1, c - 1, d)) for r, c, d in _jumps(shape, state))
+    return any(_solvable(shape, s) for s in _after(shape, state))
 
 
 @functools.lru_cache(maxsize=500_000)
@@ -162,10 +180,10 @@ def _chance(shape: tuple[int, int], state: int) -> float:
     """The probability that uniform random legal jumps from `state` end with one peg."""
     if bin(state).count("1") == 1:
         return 1.0
-    moves = _jumps(shape, state)
-    if not moves:
+    boards = _after(shape, state)
+    if not boards:
         return 0.0
-    return sum(_chance(shape, _jump(shape, state, r - 1, c - 1, d)) for r, c, d in moves) / len(moves)
+    return sum(_chance(shape, s) for s in boards) / len(boards)
 
 
 PUZZLE = PegSolitaire
