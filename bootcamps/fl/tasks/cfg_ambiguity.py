@@ -14,7 +14,7 @@ class CfgAmbiguity(Task):
     title = "Ambiguity witness of a context-free grammar"
     knobs = {"nonterminals": Knob(5, 3, 8, "nonterminals (S, A, B, ...)"),
              "min_length": Knob(4, 3, 7, "the shortest ambiguous word has at least this many letters")}
-    groups = {"easy": {"nonterminals": 5, "min_length": 4}, "medium": {"nonterminals": 5, "min_length": 5},
+    groups = {"easy": {"nonterminals": 4, "min_length": 4}, "medium": {"nonterminals": 5, "min_length": 5},
               "hard": {"nonterminals": 6, "min_length": 6}}
     answer_format = "the word, letters only, e.g. <answer>abcab</answer>."
     baselines = {"shortest_word": "a shortest word the grammar generates",
