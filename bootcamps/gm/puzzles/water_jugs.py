@@ -1,5 +1,5 @@
-"""Water jugs: three jugs of given sizes, holding given amounts at the start, a tap and a drain; measure an exact
-amount in a named jug. The optimum by breadth-first search: the settings reachable from the start, then the
+"""Water jugs: three jugs of given sizes, one of them part full at the start, a tap and a drain; measure an exact
+amount in every jug. The optimum by breadth-first search: the settings reachable from the start, then the
 moves to the goal from each of them backwards over that graph (one table per task, kept for its replays)."""
 from __future__ import annotations
 
@@ -23,23 +23,21 @@ class WaterJugs(Puzzle):
     parameters = {"source": {"type": "string", "enum": ["tap", *JUGS], "description": "Where the water comes from."},
                   "target": {"type": "string", "enum": [*JUGS, "drain"], "description": "Where it goes."}}
     knobs = {"largest": Knob(13, 5, 30, "the largest jug holds at most this many litres")}
-    groups = {"easy": {"largest": 12, "min_optimum": 5, "max_optimum": 6, "slack": 1},
-              "medium": {"largest": 16, "min_optimum": 7, "max_optimum": 8, "slack": 1},
-              "hard": {"largest": 20, "min_optimum": 9, "max_optimum": 11, "slack": 1}}
-    greedy_about = "the pour that leaves the named jug nearest the goal amount, never back to a seen setting"
+    groups = {"easy": {"largest": 20, "min_optimum": 5, "max_optimum": 6, "slack": 1},
+              "medium": {"largest": 24, "min_optimum": 7, "max_optimum": 8, "slack": 1},
+              "hard": {"largest": 28, "min_optimum": 9, "max_optimum": 11, "slack": 1}}
+    greedy_about = "the pour that leaves the jugs nearest the goal amounts (summed), never back to a seen setting"
 
     def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
         sizes = sorted(rng.sample(range(3, p.largest + 1), 3))
-        start = [rng.randint(0, s) for s in sizes]
-        first: dict[tuple[int, int], int] = {}  # (jug, amount) -> the fewest pours that leave it there
-        for s, d in _reach(tuple(sizes), tuple(start)).items():
-            for j, v in enumerate(s):
-                if first.get((j, v), 1 << 30) > d:
-                    first[(j, v)] = d
-        goals = sorted(k for k, d in first.items() if p.min_optimum <= d <= p.max_optimum)
-        for j, v in rng.sample(goals, min(10, len(goals))):  # the search is the cost: try several goals on it
-            inst = {"sizes": sizes, "start": start, "jug": JUGS[j], "goal": v}
-            if not greedy_solves(self, inst, first[(j, v)] + p.slack):
+        start = [0, 0, 0]  # one jug part full, the others empty: random amounts everywhere leave no deep goals
+        part = rng.randrange(3)
+        start[part] = rng.randint(1, sizes[part] - 1)
+        reached = _reach(tuple(sizes), tuple(start))
+        goals = sorted(g for g, d in reached.items() if p.min_optimum <= d <= p.max_optimum)
+        for goal in rng.sample(goals, min(10, len(goals))):  # the search is the cost: try several goals on it
+            inst = {"sizes": sizes, "start": start, "goal": list(goal)}
+            if not greedy_solves(self, inst, reached[goal] + p.slack):
                 return inst
         return None
 
@@ -47,8 +45,9 @@ class WaterJugs(Puzzle):
         sizes, start = inst["sizes"], inst["start"]
         if len(sizes) != 3 or len(start) != 3 or not all(1 <= int(s) <= 100 for s in sizes) or \
                 not all(0 <= int(v) <= int(s) for v, s in zip(start, sizes, strict=True)) or \
-                not 0 <= int(inst["goal"]) <= 100 or inst["jug"] not in JUGS:
-            raise ValueError("three jug sizes, their start amounts, a goal jug and amount")
+                len(inst["goal"]) != 3 or \
+                not all(0 <= int(v) <= int(s) for v, s in zip(inst["goal"], sizes, strict=True)):
+            raise ValueError("three jug sizes, their start amounts and goal amounts")
         return tuple(int(v) for v in start)
 
     def action(self, inst: dict[str, Any], args: dict[str, Any]) -> tuple[str, str]:
@@ -76,14 +75,13 @@ class WaterJugs(Puzzle):
         return out
 
     def distances(self, inst: dict[str, Any]) -> dict[tuple[int, ...], int]:
-        return _table(tuple(int(s) for s in inst["sizes"]), self.start(inst), JUGS.index(inst["jug"]),
-                      int(inst["goal"]))
+        return _table(tuple(int(s) for s in inst["sizes"]), self.start(inst), tuple(int(v) for v in inst["goal"]))
 
     def solved(self, inst: dict[str, Any], state: tuple[int, ...]) -> bool:
-        return state[JUGS.index(inst["jug"])] == int(inst["goal"])
+        return list(state) == [int(v) for v in inst["goal"]]
 
     def closeness(self, inst: dict[str, Any], state: tuple[int, ...]) -> float:
-        return abs(state[JUGS.index(inst["jug"])] - int(inst["goal"]))
+        return sum(abs(v - int(g)) for v, g in zip(state, inst["goal"], strict=True))
 
     def describe(self, inst: dict[str, Any], action: tuple[str, str]) -> str:
         return f"{action[0]} -> {action[1]}"
@@ -94,11 +92,12 @@ class WaterJugs(Puzzle):
     def rules(self, inst: dict[str, Any]) -> str:
         a, b, c = inst["sizes"]
         return (f"Water jugs: jug A holds {a} litres, jug B {b} litres, jug C {c} litres; they have no marks. "
-                f"At the start A holds {inst['start'][0]}, B {inst['start'][1]} and C {inst['start'][2]} litres. Call `pour(source, target)`: from `tap` into a jug fills it to the brim, "
+                f"At the start A holds {inst['start'][0]}, B {inst['start'][1]} and C {inst['start'][2]} litres. "
+                f"Call `pour(source, target)`: from `tap` into a jug fills it to the brim, "
                 f"from a jug into `drain` empties it, from one jug into another pours until the first is empty or "
                 f"the second is full. A pour that moves no water (into a full jug, out of an empty one) is "
-                f"refused. The goal is exactly {inst['goal']} litres in jug {inst['jug']} (the others may hold "
-                f"anything).")
+                f"refused. The goal is exactly {inst['goal'][0]} litres in A, {inst['goal'][1]} in B and "
+                f"{inst['goal'][2]} in C, all at once.")
 
     def refused_args(self, inst: dict[str, Any], state: tuple[int, ...]) -> dict[str, Any] | None:
         return {"source": "A", "target": "A"}
@@ -168,14 +167,14 @@ def _reach(sizes: tuple[int, ...], start: tuple[int, ...]) -> dict[tuple[int, ..
 
 
 @functools.lru_cache(maxsize=256)
-def _table(sizes: tuple[int, ...], start: tuple[int, ...], jug: int, goal: int) -> dict[tuple[int, ...], int]:
+def _table(sizes: tuple[int, ...], start: tuple[int, ...], goal: tuple[int, ...]) -> dict[tuple[int, ...], int]:
     """Pours to the goal from every setting the start reaches: breadth-first backwards over the reached graph."""
     back: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
     reached = _reach(sizes, start)
     for s in reached:
         for nxt in _moves(sizes, s):
             back.setdefault(nxt, []).append(s)
-    dist = {s: 0 for s in reached if s[jug] == goal}
+    dist = {goal: 0} if goal in reached else {}
     queue = deque(dist)
     while queue:
         s = queue.popleft()
