@@ -115,9 +115,9 @@ def test_bad_identity_is_refused():
         state_of("tic_tac_toe", [0, 0])
 
 
-def test_bc_gen_lists_and_generates():
-    listed = subprocess.run([str(BIN / "bc-gen"), "--list"], capture_output=True, timeout=240)
-    out = listed.stdout.decode() + listed.stderr.decode()
+def test_bc_gen_lists_and_generates(bc_gen_list):
+    listed = bc_gen_list()  # the default listing, read once a test run
+    out = listed.stdout + listed.stderr
     for name in OFFERED:
         assert f"os/{name}" in out
     assert "os/connect_four" in out and "unavailable" in out

@@ -64,6 +64,9 @@ assert all(c.__module__.startswith("my_bootcamps.arith_copy.") for c in classes)
 assert not any(m == "bootcamps.arithmetic" or m.startswith("bootcamps.arithmetic.") for m in sys.modules)
 assert row["data_source"] == "bootcamp/arith_copy" and bc.description.startswith("My copy")
 assert t["score"] == 1.0 and t["num_turns"]["tool_calls"] >= 2, t  # two operations a call at most
+from bc_common.describe import listing  # its line of `bc-gen --list` (the whole listing is read elsewhere)
+entry = listing("arith_copy")
+assert "extra 1.0" in entry["source"] and entry["tools"] == ["calculate"], entry
 print("ok")
 """
     proc = run([sys.executable, "-c", probe], env)
@@ -74,9 +77,6 @@ print("ok")
     out = run([str(BIN / "bc-eval"), "--model", "builtin:reference", "-q"], env, stdin=tasks.stdout)
     assert out.returncode == 0, out.stderr.decode()
     assert [orjson.loads(line)["score"] for line in out.stdout.splitlines()] == [1.0] * 5
-    listed = run([str(BIN / "bc-gen"), "--list", "--format", "json"], env)
-    entry = next(e for e in orjson.loads(listed.stdout) if e["name"] == "arith_copy")
-    assert "extra 1.0" in entry["source"] and entry["tools"] == ["calculate"]
 
 
 def test_a_manifest_naming_another_bootcamp_is_refused_naming_both(tmp_path):
@@ -117,8 +117,8 @@ def test_an_unavailable_bootcamp_is_listed_with_its_fix_and_refused_when_used(tm
     assert b"Traceback" not in used.stderr
 
 
-def test_list_and_describe():
-    listed = orjson.loads(run([str(BIN / "bc-gen"), "--list", "--format", "json"]).stdout)
+def test_list_and_describe(bc_gen_list):
+    listed = orjson.loads(bc_gen_list("--format", "json").stdout)  # the default listing, read once a test run
     arith = next(e for e in listed if e["name"] == "arithmetic")
     assert arith["tools"] == ["calculate"] and arith["interaction"] == "arithmetic_feedback"
     assert arith["groups"] == ["easy", "medium", "hard"] and "bootcamp-harness" in arith["source"]

@@ -159,10 +159,10 @@ def test_registry_mode_isolates_failures(tmp_path):
     assert not [p for p in out.rglob("*.tmp")]
 
 
-def test_schema_list_and_help():
+def test_schema_list_and_help(bc_gen_list):
     schema = orjson.loads(gen("--schema", "task").stdout)
     assert schema["required"] == ["id", "data_source", "prompt", "reward_model", "extra_info"]
-    assert b"arithmetic" in gen("--list").stdout
+    assert "arithmetic" in bc_gen_list().stdout
     assert b"Examples:" in gen("--help").stdout
 
 

@@ -11,11 +11,9 @@ import orjson
 BIN = Path(sys.executable).parent
 
 
-def test_every_name_tool_and_group_is_shown_whole_and_each_collection_is_counted():
-    rows = orjson.loads(subprocess.run([str(BIN / "bc-gen"), "--list", "--format", "json"], capture_output=True,
-                                       check=True, timeout=600).stdout)
-    text = subprocess.run([str(BIN / "bc-gen"), "--list"], capture_output=True, text=True, check=True,
-                          timeout=600).stdout
+def test_every_name_tool_and_group_is_shown_whole_and_each_collection_is_counted(bc_gen_list):
+    rows = orjson.loads(bc_gen_list("--format", "json").stdout)  # the default listing, read once a test run
+    text = bc_gen_list().stdout
     lines = {line.split(" ", 1)[0]: line for line in text.splitlines() if line and not line.startswith(" ")}
     for row in rows:
         if row["available"]:
