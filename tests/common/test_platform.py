@@ -192,6 +192,17 @@ def test_manifest_classes_and_interaction_state():
         interaction.state("nope")
 
 
+WHEEL_ROWS = """
+import sys
+import orjson
+from bc_common.tasks import TaskSet
+for name in sys.argv[1:]:
+    tasks = TaskSet(name, seed=1)
+    for i in range(5):
+        sys.stdout.buffer.write(orjson.dumps(tasks[i]) + b"\\n")
+"""
+
+
 @pytest.mark.slow
 def test_wheel_in_a_fresh_venv_ships_every_bootcamp(tmp_path):
     """No editable install, no source tree: the wheel alone lists and runs every built-in bootcamp."""
@@ -201,9 +212,11 @@ def test_wheel_in_a_fresh_venv_ships_every_bootcamp(tmp_path):
     assert built.returncode == 0, built.stderr.decode()
     wheel = next(wheel_dir.glob("bootcamp_harness-*.whl"))
     venv = tmp_path / "venv"
-    assert run([sys.executable, "-m", "venv", str(venv)]).returncode == 0
-    installed = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True,
-                               timeout=600)
+    # this interpreter's pip installs into the venv (no pip of its own to bootstrap); no .pyc for the dependencies
+    # ahead of time: the commands below compile what they import
+    assert run([sys.executable, "-m", "venv", "--without-pip", str(venv)]).returncode == 0
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+                                "-q", "--no-compile", str(wheel)], capture_output=True, timeout=600)
     assert installed.returncode == 0, installed.stderr.decode()
     outside = tmp_path / "elsewhere"
     outside.mkdir()
@@ -217,15 +230,23 @@ def test_wheel_in_a_fresh_venv_ships_every_bootcamp(tmp_path):
     assert {"arithmetic", "tictactoe", "noop"} <= set(available)
     assert {e["name"].split("/")[0] for e in entries} == set(builtin)
     # every own bootcamp runs from the wheel; a collection (`prefix/name`, one module shape for all its names, each
-    # imported by the listing above) runs its first available name: dozens of pure-Python names would add minutes
+    # imported by the listing above) runs its first available name: dozens of pure-Python names would add minutes.
+    # Task i of each in one process (the public API bc-gen prints: the same rows), all through one bc-eval
     firsts = {}
     for name in available:
         firsts.setdefault(name.partition("/")[0] if "/" in name else name, name)
-    for name in firsts.values():
-        tasks = run([str(venv / "bin" / "bc-gen"), name, "-n", "5", "--seed", "1"], env, cwd=outside)
-        assert tasks.returncode == 0, (name, tasks.stderr.decode())
-        # --no-judge: a rubric bootcamp (fact_summary) is graded by its code components here, no judge server
-        out = run([str(venv / "bin" / "bc-eval"), "--model", "builtin:reference", "--no-judge", "-q"], env,
-                  stdin=tasks.stdout, cwd=outside)
-        assert out.returncode == 0, (name, out.stderr.decode())
-        assert [orjson.loads(line)["score"] for line in out.stdout.splitlines()] == [1.0] * 5, name
+    made = run([str(venv / "bin" / "python"), "-c", WHEEL_ROWS, *firsts.values()], env, cwd=outside)
+    assert made.returncode == 0, made.stderr.decode()
+    cli = run([str(venv / "bin" / "bc-gen"), "arithmetic", "-n", "5", "--seed", "1"], env, cwd=outside)
+    assert cli.returncode == 0, cli.stderr.decode()
+    assert cli.stdout.splitlines() == [line for line in made.stdout.splitlines()
+                                       if orjson.loads(line)["data_source"] == "bootcamp/arithmetic"]
+    # --no-judge: a rubric bootcamp (fact_summary) is graded by its code components here, no judge server
+    out = run([str(venv / "bin" / "bc-eval"), "--model", "builtin:reference", "--no-judge", "-q"], env,
+              stdin=made.stdout, cwd=outside)
+    assert out.returncode == 0, out.stderr.decode()
+    scores: dict[str, list[float]] = {}
+    for line in out.stdout.splitlines():
+        row = orjson.loads(line)
+        scores.setdefault(row["input"]["data_source"].removeprefix("bootcamp/"), []).append(row["score"])
+    assert scores == {name: [1.0] * 5 for name in firsts.values()}
