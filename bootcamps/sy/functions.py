@@ -2,6 +2,7 @@
 products and chain-rule compositions, hard ones products of compositions and quotients."""
 from __future__ import annotations
 
+import functools
 import random
 
 import sympy as sp
@@ -24,6 +25,21 @@ def atom(rng: random.Random, level: int) -> sp.Expr:
                        X / (X**2 + b), sp.exp(a * X) / (X + b), sp.atan(X**2 + a), sp.sin(sp.sqrt(X + b))])
 
 
-def function(rng: random.Random, level: int, terms: int) -> sp.Expr:
-    """A sum of `terms` blocks of `level` with small integer coefficients."""
-    return sp.Add(*[nonzero(rng, -5, 5) * atom(rng, level) for _ in range(terms)])
+def function(rng: random.Random, level: int, terms: int, spread: int = 5) -> sp.Expr:
+    """A sum of `terms` blocks of `level` with integer coefficients in -spread..spread."""
+    return sp.Add(*[nonzero(rng, -spread, spread) * atom(rng, level) for _ in range(terms)])
+
+
+@functools.lru_cache(maxsize=4096)
+def derivative(expr: sp.Expr) -> sp.Expr:
+    """d/dx of a generated block (the blocks repeat: each is differentiated once a process)."""
+    return sp.diff(expr, X)
+
+
+def derivative_of_sum(f: sp.Expr) -> sp.Expr:
+    """d/dx of a sum of generated blocks, term by term (each term a number times a block)."""
+    out = []
+    for term in sp.Add.make_args(f):
+        coeff, rest = term.as_coeff_Mul()
+        out.append(coeff * derivative(rest))
+    return sp.Add(*out)

@@ -17,9 +17,11 @@ class Eigenvalues(Task):
     name = "eigenvalues"
     title = "Eigenvalues of a matrix"
     knobs = {"size": Knob(3, 2, 4, "rows and columns"), "surd_block": Knob(0, 0, 1, "a 2x2 block with irrational "
-                                                                                   "or complex eigenvalues")}
-    groups = {"easy": {"size": 3, "surd_block": 0}, "medium": {"size": 3, "surd_block": 1},
-              "hard": {"size": 4, "surd_block": 1}}
+                                                                                   "or complex eigenvalues"),
+             "spread": Knob(9, 3, 20, "integer eigenvalues in -spread..spread")}
+    # easy (integer eigenvalues only) draws them from a wider range
+    groups = {"easy": {"size": 3, "surd_block": 0, "spread": 12}, "medium": {"size": 3, "surd_block": 1, "spread": 9},
+              "hard": {"size": 4, "surd_block": 1, "spread": 9}}
     answer_format = "every distinct eigenvalue once, separated by commas, e.g. `2, -1, 1 + sqrt(3)`."
     baselines = {"diagonal": "the diagonal entries", "zero": "0", "trace_split": "the trace divided equally"}
 
@@ -37,14 +39,15 @@ class Eigenvalues(Task):
             d[0, 1], d[1, 0], d[1, 1] = 1, c, b
             start = 2
         for i in range(start, n):
-            d[i, i] = rng.randint(-9, 9)
+            d[i, i] = rng.randint(-p.spread, p.spread)
             if i > start and rng.random() < 0.3:
                 d[i - 1, i] = rng.randint(-2, 2)
         pmat = unimodular(rng, n, 3 * n)
         a = pmat * d * pmat.inv()
         if max(abs(v) for v in a) > 40:
             return None
-        eig = list(sp.roots(sp.Poly(a.charpoly().as_expr(), a.charpoly().gen)))
+        char = a.charpoly()
+        eig = list(sp.roots(sp.Poly(char.as_expr(), char.gen)))
         inst = {"matrix": [[int(v) for v in a.row(i)] for i in range(n)], "eigenvalues": [text(e) for e in eig],
                 "answer": ", ".join(text(e) for e in eig)}
         return None if self.cheap(inst, rng) else inst
