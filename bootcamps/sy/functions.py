@@ -31,15 +31,18 @@ def function(rng: random.Random, level: int, terms: int, spread: int = 5) -> sp.
 
 
 @functools.lru_cache(maxsize=4096)
-def derivative(expr: sp.Expr) -> sp.Expr:
-    """d/dx of a generated block (the blocks repeat: each is differentiated once a process)."""
-    return sp.diff(expr, X)
+def derivative(expr: sp.Expr, order: int = 1) -> sp.Expr:
+    """d^order/dx^order of a generated block (the blocks repeat: each is differentiated once a process)."""
+    return sp.diff(expr, X, order)
 
 
-def derivative_of_sum(f: sp.Expr) -> sp.Expr:
-    """d/dx of a sum of generated blocks, term by term (each term a number times a block)."""
+def derivative_of_sum(f: sp.Expr, order: int = 1) -> sp.Expr:
+    """d^order/dx^order of a sum of generated blocks, term by term (each term a number times a block): the same
+    expression as `sp.diff(f, x, order)`."""
+    if order == 0:
+        return f
     out = []
     for term in sp.Add.make_args(f):
         coeff, rest = term.as_coeff_Mul()
-        out.append(coeff * derivative(rest))
+        out.append(coeff * derivative(rest, order))
     return sp.Add(*out)

@@ -9,7 +9,7 @@ from typing import Any
 import sympy as sp
 
 from .. import parse
-from ..core import Knob, Task, X, nonzero, polynomial, text
+from ..core import Knob, Task, X, nonzero, polynomial, stored, text
 
 
 def _irreducible(rng: random.Random, degree: int) -> sp.Expr:
@@ -74,7 +74,7 @@ class Factor(Task):
         product = sp.Poly(1, X)
         for poly, k in polys:
             product *= poly**k
-        if product != sp.Poly(parse.expression(inst["polynomial"]), X):
+        if product != sp.Poly(stored(inst["polynomial"]), X):
             return "the product is not the polynomial"
         count = sum(k for poly, k in polys if poly.degree() > 0)
         return None if count == inst["count"] else f"{count} factors: not every factor is irreducible"

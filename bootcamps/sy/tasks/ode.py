@@ -10,6 +10,7 @@ import sympy as sp
 
 from .. import numeric
 from ..core import Knob, Task, X, nonzero, stored, text
+from ..functions import derivative_of_sum
 
 
 def _forcing_solution(rng: random.Random) -> sp.Expr:
@@ -46,12 +47,12 @@ class Ode(Task):
             a, b = rng.randint(-2, 2), rng.randint(1, 3)
             basis, poly = [sp.exp(a * X) * sp.cos(b * X), sp.exp(a * X) * sp.sin(b * X)], [a * a + b * b, -2 * a, 1]
         yp = _forcing_solution(rng)
-        forcing = sp.expand(sum(c * sp.diff(yp, X, k) for k, c in enumerate(poly)))
+        forcing = sp.expand(sum(c * derivative_of_sum(yp, k) for k, c in enumerate(poly)))
         if forcing == 0:
             return None
         cs = [nonzero(rng, -9, 9) for _ in basis]
         y = sp.Add(*[c * f for c, f in zip(cs, basis, strict=True)]) + yp
-        initial = [sp.diff(y, X, k).subs(X, 0) for k in range(p.order)]
+        initial = [derivative_of_sum(y, k).subs(X, 0) for k in range(p.order)]
         homogeneous = _fit(basis, initial)
         inst = {"coefficients": poly, "forcing": text(forcing), "initial": [text(v) for v in initial],
                 "answer": text(y), "homogeneous": text(homogeneous)}
@@ -101,6 +102,6 @@ class Ode(Task):
 
 def _fit(basis: list[sp.Expr], initial: list[sp.Expr]) -> sp.Expr:
     """The combination of `basis` with the given y(0), y'(0), ...: the homogeneous solution fitted to them."""
-    rows = sp.Matrix([[sp.diff(f, X, k).subs(X, 0) for f in basis] for k in range(len(basis))])
+    rows = sp.Matrix([[derivative_of_sum(f, k).subs(X, 0) for f in basis] for k in range(len(basis))])
     cs = rows.LUsolve(sp.Matrix(initial))
     return sp.Add(*[c * f for c, f in zip(cs, basis, strict=True)])
