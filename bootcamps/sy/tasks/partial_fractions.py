@@ -90,14 +90,15 @@ class PartialFractions(Task):
         den = sp.Mul(*[(X - r) ** (2 if p.repeat and i == 0 else 1) for i, r in enumerate(roots)])
         if p.quadratic:
             den *= X**2 + rng.randint(1, 5)
-        d = sp.degree(den, X)
+        den_poly = sp.Poly(den, X)
+        d = den_poly.degree()
         top = d + rng.randint(0, 1) if p.polynomial_part else d - 1
         num = sp.Add(*[rng.randint(-6, 6) * X**k for k in range(top + 1)])
-        if sp.degree(num, X) < 0 or sp.gcd(num, den) != 1 or (p.polynomial_part and sp.degree(num, X) < d):
+        num_poly = sp.Poly(num, X)
+        if num_poly.is_zero or num_poly.gcd(den_poly).as_expr() != 1 or (p.polynomial_part and num_poly.degree() < d):
             return None
-        fraction = sp.expand(num) / sp.expand(den)
+        fraction = num_poly.as_expr() / den_poly.as_expr()  # both expanded
         decomposed = apart(fraction)
-        num_poly, den_poly = sp.Poly(num, X), sp.Poly(den, X)
         cover = sp.Add(*[num_poly.eval(r) / den_poly.quo(sp.Poly(X - r, X)).eval(r) / (X - r)
                          for r in roots[1 if p.repeat else 0:]])  # the residue at each simple pole
         inst = {"fraction": text(fraction), "answer": text(decomposed), "cover_up": text(cover)}
