@@ -18,7 +18,7 @@ os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 def bc_gen_list(tmp_path_factory):
     """`bc_gen_list("--format", "json")`: what `bc-gen --list ARGS` prints in the default environment (no
     BC_INCLUDE_KNOWN_ISSUES), as a CompletedProcess (text). Each ARGS runs once for the whole test run: the
-    listing loads every bootcamp, and a dozen tests read it; xdist workers share the first one's result."""
+    listing loads every bootcamp, and six tests read it; xdist workers share the first one's result."""
     shared = tmp_path_factory.getbasetemp().parent if "PYTEST_XDIST_WORKER" in os.environ \
         else tmp_path_factory.mktemp("bc_gen_list")
     env = {k: v for k, v in os.environ.items() if k != "BC_INCLUDE_KNOWN_ISSUES"}
