@@ -7,8 +7,4 @@ WITHHELD: dict[str, str] = {
                      "79 of 1,000 identities (allowed 10; 4x5 repeated 393): few starts survive the random-play cap of "
                      "2% (a 6x6 easy board still repeats 14 of 1,000 draws before the greedy filter); medium (5x6) "
                      "passes now, and every other check passes at the manifest's and CI's sizes (2.8-3.1 s CPU)",
-    "dial_lock": "easy enlarged to 5 dials (4 dials geared one each repeated 135 of 1,000 identities at the manifest's "
-                 "sizes); not yet measured at the manifest's sizes",
-    "water_jugs": "redesigned (one jug part full at the start, the goal an amount in every jug): passes every check "
-                  "at CI's sizes (2.6 s CPU); not yet measured at the manifest's sizes",
 }

@@ -4,6 +4,7 @@ reversible), one table per gearing."""
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from typing import Any
 
@@ -105,28 +106,37 @@ def _turn(state: tuple[int, ...], k: int, gears: tuple[tuple[int, ...], ...], ac
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=8)
+def _settings(n: int, k: int) -> list[tuple[int, ...]]:
+    """Every setting, indexed as an n-digit base-k number with dial 1 the lowest digit (itertools.product counts
+    with the last digit fastest, so its tuples reversed run in index order)."""
+    return [digits[::-1] for digits in itertools.product(range(k), repeat=n)]
+
+
 @functools.lru_cache(maxsize=64)
 def _table(n: int, k: int, gears: tuple[tuple[int, ...], ...]) -> dict[tuple[int, ...], int]:
-    """Turns to the open setting from every setting: breadth-first over the settings read as n-digit numbers in
-    base k (each turn adds its dials' steps digit by digit, wrapping), then keyed by the dials' tuples."""
-    place = [k ** j for j in range(n)]
-    turns = [[(j, s) for j in (d, *gears[d])] for d in range(n) for s in (1, -1)]
+    """Turns to the open setting from every setting: breadth-first over the settings' indices (a turn adds, for
+    each dial it moves, that dial's step at its digit: +k^j, or the wrap back), then keyed by the dials' tuples."""
+    settings = _settings(n, k)
+    step = {s: [[((d + s) % k - d) * k ** j for d in range(k)] for j in range(n)] for s in (1, -1)}
+    turns = [[(j, step[s][j]) for j in (d, *gears[d])] for d in range(n) for s in (1, -1)]
     dist = [-1] * k ** n
     dist[0] = 0
-    layer = [0]
+    layer, depth = [0], 0
     while layer:
+        depth += 1
         nxt = []
         for i in layer:
-            digits = [i // place[j] % k for j in range(n)]
+            digits = settings[i]
             for turn in turns:
                 m = i
-                for j, s in turn:
-                    m += ((digits[j] + s) % k - digits[j]) * place[j]
+                for j, row in turn:
+                    m += row[digits[j]]
                 if dist[m] < 0:
-                    dist[m] = dist[i] + 1
+                    dist[m] = depth
                     nxt.append(m)
         layer = nxt
-    return {tuple(i // place[j] % k for j in range(n)): d for i, d in enumerate(dist) if d >= 0}
+    return {settings[i]: d for i, d in enumerate(dist) if d >= 0}
 
 
 PUZZLE = DialLock
