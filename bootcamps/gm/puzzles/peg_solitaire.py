@@ -25,7 +25,7 @@ class PegSolitaire(Puzzle):
                   "direction": {"type": "string", "enum": list(DIRECTIONS), "description": "Which way to jump."}}
     knobs = {"rows": Knob(5, 3, 7, "board rows"), "cols": Knob(5, 3, 7, "board columns"),
              "random_cap": Knob(2, 0, 100, "refuse starts that random legal play solves more often (percent)")}
-    groups = {"easy": {"rows": 5, "cols": 5, "random_cap": 2, "min_optimum": 6, "max_optimum": 7, "slack": 1},
+    groups = {"easy": {"rows": 6, "cols": 7, "random_cap": 2, "min_optimum": 6, "max_optimum": 7, "slack": 1},
               "medium": {"rows": 5, "cols": 6, "random_cap": 2, "min_optimum": 8, "max_optimum": 9, "slack": 1},
               "hard": {"rows": 5, "cols": 6, "random_cap": 2, "min_optimum": 10, "max_optimum": 12, "slack": 1}}
     greedy_about = "the jump that leaves the most jumps open next (mobility), never back to a seen board"
