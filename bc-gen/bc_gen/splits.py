@@ -47,7 +47,7 @@ def bootcamp_name(cfg: InstructionConfig, explicit: str | None) -> str:
     """The bootcamp a config generates for: explicit, else the bootcamp whose package holds the generator, else
     the generator's `name`, else its class name."""
     if explicit:
-        return explicit.split("/", 1)[-1]
+        return explicit.removeprefix("bootcamp/")  # a collection's name keeps its prefix (fl/cellular_automaton)
     if cfg.bootcamp:
         return cfg.bootcamp
     from bc_common.catalog import name_of_module

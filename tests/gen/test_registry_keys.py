@@ -128,3 +128,19 @@ def test_bad_registry_keys_name_the_line(tmp_path: Path, line: dict, message: st
     with pytest.raises(ConfigError, match=message) as info:
         load_registry_file(reg)
     assert f"{reg}:1" in str(info.value)
+
+
+def test_a_collection_bootcamp_keeps_its_prefix(tmp_path: Path) -> None:
+    # a registry line naming a collection's bootcamp writes the rows `bc-gen fl/cellular_automaton` writes (the
+    # prefix was cut to `bootcamp/cellular_automaton`, a name bc-eval then refused)
+    reg = registry(tmp_path / "reg.jsonl", {"data_source": "bootcamp/fl/cellular_automaton",
+                                            "split_samples": {"train": 3}, "shuffle": False,
+                                            "output_dir": str(tmp_path / "out")})
+    gen("--registry", reg)
+    made = rows(tmp_path / "out" / "train.jsonl")
+    assert [r["data_source"] for r in made] == ["bootcamp/fl/cellular_automaton"] * 3
+    assert all(r["id"].startswith("fl/cellular_automaton-") for r in made)
+    played = subprocess.run([str(Path(BC_GEN).with_name("bc-eval")), "--model", "builtin:reference"],
+                            input=(tmp_path / "out" / "train.jsonl").read_bytes(), capture_output=True, timeout=180)
+    assert played.returncode == 0, played.stderr.decode()  # bc-eval knows the bootcamp the rows name
+    assert [orjson.loads(line)["score"] for line in played.stdout.splitlines()] == [1.0] * 3
