@@ -2,7 +2,19 @@
 from __future__ import annotations
 
 from ..game import Game
-from . import countdown, fifteen_puzzle, frozen_lake, guess_the_number, lights_out, mastermind, nim, rush_hour, sokoban, sudoku, three_card_monte
+from . import (
+    countdown,
+    fifteen_puzzle,
+    frozen_lake,
+    guess_the_number,
+    lights_out,
+    mastermind,
+    nim,
+    rush_hour,
+    sokoban,
+    sudoku,
+    three_card_monte,
+)
 
 GAMES: dict[str, Game] = {g.name: g for g in (
     countdown.GAME, fifteen_puzzle.GAME, frozen_lake.GAME, guess_the_number.GAME, lights_out.GAME, mastermind.GAME, nim.GAME,
