@@ -194,3 +194,14 @@ def test_dial_lock_table_matches_breadth_first_search() -> None:
     for k, gears in ((5, ((1,), (2,), (3,), (0,))), (6, ((2, 3), (0, 2), (1, 3), (0, 1)))):
         bfs = bfs_distances([(0,) * 4], lambda st, k=k, g=gears: [_turn(st, k, g, m) for m in moves])
         assert _table(4, k, gears) == bfs
+
+
+def test_knight_swap_table_matches_breadth_first_search() -> None:
+    from bootcamps.gm.core import bfs_distances
+    from bootcamps.gm.puzzles.knight_swap import _goal, _table
+
+    knights = PUZZLES["knight_swap"]()
+    goals = ("w..b", "....", "b..w")
+    inst = {"knights": ["W..B", "....", "B..W"], "goals": list(goals)}
+    bfs = bfs_distances([_goal(goals)], lambda s: [n for _, n in knights.neighbours(inst, s)])
+    assert _table(goals) == bfs and len(bfs) == 2970

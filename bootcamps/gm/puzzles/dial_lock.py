@@ -8,7 +8,7 @@ import itertools
 import random
 from typing import Any
 
-from ..core import Knob, MoveError, Puzzle, bfs_distances, greedy_solves
+from ..core import Knob, MoveError, Puzzle, greedy_solves
 
 
 class DialLock(Puzzle):

@@ -9,7 +9,7 @@ import functools
 import random
 from typing import Any
 
-from ..core import Knob, MoveError, Puzzle, bfs_distances
+from ..core import Knob, MoveError, Puzzle
 
 JUMPS = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
 
@@ -171,23 +171,42 @@ def _far(rows: int, cols: int) -> list[list[int]]:
     return out
 
 
+@functools.lru_cache(maxsize=4)
+def _cells(n: int) -> list[tuple[int, ...]]:
+    """For every bit mask of n squares, its squares."""
+    return [tuple(i for i in range(n) if m >> i & 1) for m in range(1 << n)]
+
+
 @functools.lru_cache(maxsize=256)
 def _table(goals: tuple[str, ...]) -> dict[tuple[frozenset[int], frozenset[int]], int]:
-    """Moves to the goal from every placement (breadth-first from the goal: knight moves are reversible)."""
+    """Moves to the goal from every placement (breadth-first from the goal: knight moves are reversible), over the
+    placements as bit masks of white and black squares, then keyed by their square sets."""
     rows, cols = len(goals), len(goals[0])
-    hops = _hops(rows, cols)
-
-    def moves(state: tuple[frozenset[int], frozenset[int]]) -> list[tuple[frozenset[int], frozenset[int]]]:
-        white, black = state
-        taken = white | black
-        out = []
-        for a in white:
-            out += [((white - {a}) | {b}, black) for b in hops[a] if b not in taken]
-        for a in black:
-            out += [(white, (black - {a}) | {b}) for b in hops[a] if b not in taken]
-        return out
-
-    return bfs_distances([_goal(goals)], moves)
+    hops, cells = _hops(rows, cols), _cells(rows * cols)
+    gw, gb = _goal(goals)
+    start = (sum(1 << i for i in gw), sum(1 << i for i in gb))
+    dist = {start: 0}
+    layer, depth = [start], 0
+    while layer:
+        depth += 1
+        nxt = []
+        for white, black in layer:
+            taken = white | black
+            for a in cells[white]:
+                rest = white ^ (1 << a)
+                for t in hops[a]:
+                    if not taken >> t & 1 and (s := (rest | 1 << t, black)) not in dist:
+                        dist[s] = depth
+                        nxt.append(s)
+            for a in cells[black]:
+                rest = black ^ (1 << a)
+                for t in hops[a]:
+                    if not taken >> t & 1 and (s := (white, rest | 1 << t)) not in dist:
+                        dist[s] = depth
+                        nxt.append(s)
+        layer = nxt
+    sets = {m: frozenset(cells[m]) for pair in dist for m in pair}
+    return {(sets[w], sets[b]): d for (w, b), d in dist.items()}
 
 
 PUZZLE = KnightSwap
