@@ -10,10 +10,12 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pybamm
+
+if TYPE_CHECKING:
+    import pybamm
 
 # -- the design space ---------------------------------------------------------------------------------------
 BOUNDS = {  # name -> (low, high); thicknesses and radius are integers (µm), porosity is a fraction
@@ -180,6 +182,8 @@ class Discharge:
 
 
 def _build(geometry: tuple[int, int, int]) -> pybamm.Simulation:
+    import pybamm  # here, not at import: listing the bootcamps would cost PyBaMM's 2 s import
+
     positive_um, negative_um, radius_um = geometry
     model = pybamm.lithium_ion.SPMe(options={"thermal": "lumped"})
     params = pybamm.ParameterValues("Chen2020")
