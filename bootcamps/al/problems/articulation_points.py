@@ -59,23 +59,34 @@ def cut_nodes(n: int, edges: list[list[int]]) -> list[int]:
     return [u for u in range(1, n + 1) if not connected_without(n, edges, gone_node=u)]
 
 
-class ArticulationPoints(Problem):
+class CutProblem(Problem):
+    """A connected block graph and its unique set of cut parts (`cuts`: nodes or edges); a draw that one of the
+    baselines solves, or with fewer than two cut parts, is drawn again."""
+    knobs = {"blocks": Knob(5, 2, 12, "cycles joined into the graph"), "pendants": Knob(2, 0, 10, "single hung nodes")}
+
+    def cuts(self, n: int, edges: list[list[int]]) -> list:
+        raise NotImplementedError
+
+    def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
+        n, edges = block_graph(rng, p.blocks, p.pendants)
+        cut = self.cuts(n, edges)
+        inst = {"nodes": n, "edges": edges, "solution": cut}
+        if len(cut) < 2 or any(self.accepts(inst, self.baseline(b, inst, rng)) for b in self.baselines):
+            return None
+        return inst
+
+
+class ArticulationPoints(CutProblem):
     name = "articulation_points"
     title = "Articulation points (cut vertices)"
-    knobs = {"blocks": Knob(5, 2, 12, "cycles joined into the graph"), "pendants": Knob(2, 0, 10, "single hung nodes")}
     groups = {"easy": {"blocks": 3, "pendants": 2}, "medium": {"blocks": 5, "pendants": 2},
               "hard": {"blocks": 8, "pendants": 3}}
     answer_format = "the cut nodes in any order, separated by spaces, e.g. <answer>a b c</answer>."
     baselines = {"high_degree": "every node with three or more neighbours",
                  "leaf_parents": "every neighbour of a node with one neighbour"}
 
-    def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
-        n, edges = block_graph(rng, p.blocks, p.pendants)
-        cut = cut_nodes(n, edges)
-        inst = {"nodes": n, "edges": edges, "solution": cut}
-        if len(cut) < 2 or any(self.accepts(inst, self.baseline(b, inst, rng)) for b in self.baselines):
-            return None
-        return inst
+    def cuts(self, n: int, edges: list[list[int]]) -> list[int]:
+        return cut_nodes(n, edges)
 
     def statement(self, inst: dict[str, Any]) -> str:
         rows = ", ".join(f"{u}-{v}" for u, v in inst["edges"])

@@ -5,31 +5,25 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import Knob, Problem, adjacency, pairs
-from .articulation_points import block_graph, connected_without
+from ..core import adjacency, pairs
+from .articulation_points import CutProblem, connected_without
 
 
 def bridge_edges(n: int, edges: list[list[int]]) -> list[list[int]]:
     return [[u, v] for u, v in edges if not connected_without(n, edges, gone_edge=(u, v))]
 
 
-class Bridges(Problem):
+class Bridges(CutProblem):
     name = "bridges"
     title = "Bridges (cut edges)"
-    knobs = {"blocks": Knob(5, 2, 12, "cycles joined into the graph"), "pendants": Knob(2, 0, 10, "single hung nodes")}
     groups = {"easy": {"blocks": 3, "pendants": 1}, "medium": {"blocks": 5, "pendants": 2},
               "hard": {"blocks": 8, "pendants": 3}}
     answer_format = "the bridges as `u-v` pairs in any order, separated by commas, e.g. <answer>a-b, c-d</answer>."
     baselines = {"pendant_edges": "every edge at a node with one neighbour",
                  "no_triangle": "every edge that lies on no triangle"}
 
-    def draw(self, p: Any, rng: random.Random) -> dict[str, Any] | None:
-        n, edges = block_graph(rng, p.blocks, p.pendants)
-        cut = bridge_edges(n, edges)
-        inst = {"nodes": n, "edges": edges, "solution": cut}
-        if len(cut) < 2 or any(self.accepts(inst, self.baseline(b, inst, rng)) for b in self.baselines):
-            return None
-        return inst
+    def cuts(self, n: int, edges: list[list[int]]) -> list[list[int]]:
+        return bridge_edges(n, edges)
 
     def statement(self, inst: dict[str, Any]) -> str:
         rows = ", ".join(f"{u}-{v}" for u, v in inst["edges"])

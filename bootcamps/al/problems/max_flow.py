@@ -48,6 +48,27 @@ def value(flow: dict[tuple[int, int], int], source: int) -> int:
     return sum(f for (u, _), f in flow.items() if u == source) - sum(f for (_, v), f in flow.items() if v == source)
 
 
+def checked_flow(n: int, caps: dict[tuple[int, int], int],
+                 answer: list[tuple[int, int, int]]) -> tuple[dict[tuple[int, int], int], str | None]:
+    """(the flow on each arc, None), or why `answer` is no flow: an arc not in `caps` or listed twice, a flow over
+    its capacity, or a node other than 1 and n that does not pass on what it receives."""
+    flow: dict[tuple[int, int], int] = {}
+    for u, v, f in answer:
+        if (u, v) not in caps or (u, v) in flow:
+            return flow, f"{u}-{v} is not an arc of the network, or it is listed twice"
+        if f > caps[(u, v)]:
+            return flow, f"{u}-{v} carries {f}, over its capacity {caps[(u, v)]}"
+        flow[(u, v)] = f
+    balance = [0] * (n + 1)
+    for (u, v), f in flow.items():
+        balance[u] -= f
+        balance[v] += f
+    bad = [u for u in range(2, n) if balance[u]]
+    if bad:
+        return flow, f"node {bad[0]} receives {balance[bad[0]]:+d} more than it sends on"
+    return flow, None
+
+
 def most_arcs(nodes: int) -> int:
     """The most arcs a network on `nodes` nodes may have: none into the source or out of the sink, no two opposite."""
     return (nodes - 2) * (nodes - 3) // 2 + 2 * (nodes - 2) + 1
@@ -108,23 +129,12 @@ class MaxFlow(Problem):
         return read_flows(body)
 
     def check(self, inst: dict[str, Any], answer: list[tuple[int, int, int]]) -> str | None:
-        n, cap = inst["nodes"], {(u, v): c for u, v, c in inst["arcs"]}
-        flow: dict[tuple[int, int], int] = {}
-        for u, v, f in answer:
-            if (u, v) not in cap or (u, v) in flow:
-                return f"{u}-{v} is not an arc of the network, or it is listed twice"
-            if f > cap[(u, v)]:
-                return f"{u}-{v} carries {f}, over its capacity {cap[(u, v)]}"
-            flow[(u, v)] = f
-        balance = [0] * (n + 1)
-        for (u, v), f in flow.items():
-            balance[u] -= f
-            balance[v] += f
-        bad = [u for u in range(2, n) if balance[u]]
-        if bad:
-            return f"node {bad[0]} receives {balance[bad[0]]:+d} more than it sends on"
-        if -balance[1] != inst["optimum"]:
-            return f"a flow of {-balance[1]}; the most is {inst['optimum']}"
+        caps = {(u, v): c for u, v, c in inst["arcs"]}
+        flow, problem = checked_flow(inst["nodes"], caps, answer)
+        if problem:
+            return problem
+        if value(flow, 1) != inst["optimum"]:
+            return f"a flow of {value(flow, 1)}; the most is {inst['optimum']}"
         return None
 
     def baseline_one_path(self, inst: dict[str, Any], rng: random.Random) -> list[list[int]]:

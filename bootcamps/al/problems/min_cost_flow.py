@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from ..core import Knob, Problem
-from .max_flow import MaxFlow, flow_on_arcs, most_arcs, read_flows, value
+from .max_flow import MaxFlow, checked_flow, flow_on_arcs, most_arcs, read_flows, value
 
 
 def cheapest_flow(n: int, arcs: list[list[int]], amount: int,
@@ -110,22 +110,12 @@ class MinCostFlow(Problem):
 
     def check(self, inst: dict[str, Any], answer: list[tuple[int, int, int]]) -> str | None:
         n, arcs = inst["nodes"], {(u, v): (c, k) for u, v, c, k in inst["arcs"]}
-        flow: dict[tuple[int, int], int] = {}
-        for u, v, f in answer:
-            if (u, v) not in arcs or (u, v) in flow:
-                return f"{u}-{v} is not an arc of the network, or it is listed twice"
-            if f > arcs[(u, v)][0]:
-                return f"{u}-{v} carries {f}, over its capacity {arcs[(u, v)][0]}"
-            flow[(u, v)] = f
-        balance = [0] * (n + 1)
-        for (u, v), f in flow.items():
-            balance[u] -= f
-            balance[v] += f
-        bad = [u for u in range(2, n) if balance[u]]
-        if bad:
-            return f"node {bad[0]} receives {balance[bad[0]]:+d} more than it sends on"
-        if balance[n] != inst["amount"]:
-            return f"{balance[n]} units reach node {n}; {inst['amount']} must"
+        flow, problem = checked_flow(n, {a: c for a, (c, _) in arcs.items()}, answer)
+        if problem:
+            return problem
+        reached = sum(f for (_, v), f in flow.items() if v == n) - sum(f for (u, _), f in flow.items() if u == n)
+        if reached != inst["amount"]:
+            return f"{reached} units reach node {n}; {inst['amount']} must"
         total = sum(f * arcs[a][1] for a, f in flow.items())
         if total != inst["optimum"]:
             return f"cost {total}; the least is {inst['optimum']}"
