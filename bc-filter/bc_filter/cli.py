@@ -10,10 +10,8 @@ from bc_common.cli import BcCommand
 from bc_common.cli_options import SCORE, Count, output_option, skip_invalid_option
 from bc_common.records import STATUSES, check_trajectory
 
-from .drift import DriftCheck
 from .pipeline import build_processor, check_trajectory_or_task
 from .seed_args import seed_output
-from .tokenizer import prompt_renderer
 from .transforms import SHAPES, strip_row_images
 
 TURNS = Count(0, 1_000_000)
@@ -116,7 +114,11 @@ def cli(files: tuple[str, ...], output: str, output_format: str | None, show_sta
         output_format = "parquet" if output.endswith(".parquet") else "jsonl"
     if tokenizer and not check_token_drift:
         raise click.UsageError("--tokenizer is for --check-token-drift")
-    drift = DriftCheck(prompt_renderer(tokenizer) if tokenizer else None) if check_token_drift else None
+    drift = None
+    if check_token_drift:  # imported here: its tokenizer client (urllib, http) is not start-up for every run
+        from .drift import DriftCheck
+        from .tokenizer import prompt_renderer
+        drift = DriftCheck(prompt_renderer(tokenizer) if tokenizer else None)
     try:
         processor = build_processor(**options, token_drift=drift)  # type: ignore[arg-type]
     except ValueError as exc:  # a bad --where condition

@@ -10,11 +10,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bc_common.records import check_task, check_trajectory
 
-from .drift import DriftCheck
 from .filters import (
     filter_by_bootcamp,
     filter_by_data_source,
@@ -31,6 +30,9 @@ from .processor import Processor
 from .select import BestPerTask, Dedup, TaskOutcome
 from .stats import ProcessStats
 from .transforms import SHAPES, expand_messages_prefixes, strip_row_images, task_key
+
+if TYPE_CHECKING:
+    from .drift import DriftCheck
 
 
 def check_trajectory_or_task(row: Any) -> None:

@@ -5,8 +5,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from bc_common.ratings import MatchTally, rate
-from bc_common.stamps import StampMix
 
 BIN_LABELS = [f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10)] + ["1.0"]
 
@@ -37,8 +35,16 @@ class ProcessStats:
     score_hist_kept: list[int] = field(default_factory=lambda: [0] * 11)
     data_sources_in: Counter = field(default_factory=Counter)
     data_sources_kept: Counter = field(default_factory=Counter)
-    stamps: StampMix = field(default_factory=StampMix)  # input rows' code versions per bootcamp
-    matches: MatchTally = field(default_factory=MatchTally)  # input rows of matches (bc-eval --opponent-model)
+    # detailed only (None otherwise: their modules are not imported, bc-filter's start-up is shorter)
+    stamps: Any = None  # bc_common.stamps.StampMix: input rows' code versions per bootcamp
+    matches: Any = None  # bc_common.ratings.MatchTally: input rows of matches (bc-eval --opponent-model)
+
+    def __post_init__(self) -> None:
+        if self.detailed:
+            from bc_common.ratings import MatchTally
+            from bc_common.stamps import StampMix
+            self.stamps = StampMix() if self.stamps is None else self.stamps
+            self.matches = MatchTally() if self.matches is None else self.matches
 
     def add_invalid(self, reason: str) -> None:
         self.invalid += 1
@@ -52,14 +58,15 @@ class ProcessStats:
         out["score_hist_kept"] = dict(zip(BIN_LABELS, self.score_hist_kept, strict=True))
         out["data_sources_in"] = dict(self.data_sources_in)
         out["data_sources_kept"] = dict(self.data_sources_kept)
-        out["mixed_code_versions"] = self.stamps.lines()
+        out["mixed_code_versions"] = self.stamps.lines() if self.stamps is not None else []
         del out["stamps"]
         del out["matches"]
-        out["ratings"] = asdict(self.ratings()) if self.matches.matches else None
+        out["ratings"] = asdict(self.ratings()) if self.matches is not None and self.matches.matches else None
         return out
 
     def ratings(self) -> Any:
         """Ratings of the input's matches (bc_common.ratings; 1,000 bootstrap resamples, seed 0)."""
+        from bc_common.ratings import rate
         return rate(self.matches, n_boot=1000, seed=0)
 
     def format(self) -> str:
