@@ -110,14 +110,36 @@ def test_listing_imports_no_task_module_and_a_config_is_made_on_first_use() -> N
 
 
 @needs_rc
-def test_rows_are_the_same_bytes_across_processes_hash_seeds_and_shards() -> None:
-    # arithmetics draws from gramforge, which reseeds the global stream from the OS (random.seed(None))
+def test_rows_are_the_same_bytes_across_processes_hash_seeds_and_shards(tmp_path) -> None:
+    # arithmetics draws from gramforge, which reseeds the global stream from the OS (random.seed(None)). The first
+    # process draws the answer-balance training sample into an empty cache; the shards read it back from disk:
+    # rows made with and without the cache are the same bytes
     args = ["rc/arithmetics", "-n", "6", "--seed", "3"]
     runs = [subprocess.run([str(BIN / "bc-gen"), *args, *extra], capture_output=True, timeout=300, check=True,
-                           env=dict(os.environ, PYTHONHASHSEED=seed)).stdout.splitlines()
+                           env=dict(os.environ, PYTHONHASHSEED=seed, BC_CACHE_DIR=str(tmp_path))).stdout.splitlines()
             for seed, extra in (("1", []), ("2", ["--shard", "0/2"]), ("3", ["--shard", "1/2"]))]
     assert len(runs[0]) == 6 and [runs[1 + i % 2][i // 2] for i in range(6)] == runs[0]
+    assert [p.name.split("-")[0] for p in (tmp_path / "rc-training").iterdir()] == ["arithmetics"]
     assert orjson.loads(runs[0][4]) == TaskSet("rc/arithmetics", seed=3)[4]
+
+
+def test_a_training_sample_on_disk_is_read_only_under_its_own_key(tmp_path, monkeypatch) -> None:
+    from bootcamps.rc import balance
+
+    monkeypatch.setenv("BC_CACHE_DIR", str(tmp_path))
+    key = balance._cache_key("arithmetics", "{}", 0)
+    assert balance._read_cached(key) is None
+    balance._write_cached(key, ("12", "7"))
+    assert balance._read_cached(key) == ("12", "7")
+    path = balance._cache_file(key)
+    assert path.parent == tmp_path / "rc-training" and [p.name for p in path.parent.iterdir()] == [path.name]
+    # another version of rc's code or of reasoning-core, a torn or foreign file: drawn again, not read
+    stale = {**key, "stamp": {**key["stamp"], "code_hash": "0" * 16}}
+    for body in (orjson.dumps({"key": stale, "answers": ["12"]}), b'{"key": ', orjson.dumps({"key": key}),
+                 orjson.dumps({"key": key, "answers": [12]})):
+        path.write_bytes(body)
+        assert balance._read_cached(key) is None
+    assert balance._cache_file({**key, "level": 1}) != path
 
 
 @needs_rc
