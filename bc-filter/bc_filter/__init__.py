@@ -26,7 +26,15 @@ _MODULES = {
 }
 _HOME = {name: module for module, names in _MODULES.items() for name in names}
 
-__all__ = sorted(_HOME)
+__all__ = [
+    "SHAPES", "BestPerTask", "DataPostProcessor", "Dedup", "ProcessStats", "Processor", "TaskOutcome",
+    "assistant_turns", "build_processor", "conversation_key", "create_custom_transformer", "create_field_extractor",
+    "expand_messages_prefixes", "extract_for_training", "extract_messages", "filter_by_bootcamp",
+    "filter_by_data_source", "filter_by_generator", "filter_by_score", "filter_by_split", "filter_by_status",
+    "filter_by_success", "filter_by_turns", "filter_has_tool_error", "filter_trajectories", "get_path",
+    "has_tool_error", "is_success", "parse_path", "rank_key", "sft_messages", "to_sft", "to_task", "where",
+    "write_records",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -44,14 +52,32 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from .filters import (
-        assistant_turns, filter_by_bootcamp, filter_by_data_source, filter_by_generator, filter_by_score,
-        filter_by_split, filter_by_status, filter_by_success, filter_by_turns, filter_has_tool_error,
-        has_tool_error, is_success)
+        assistant_turns,
+        filter_by_bootcamp,
+        filter_by_data_source,
+        filter_by_generator,
+        filter_by_score,
+        filter_by_split,
+        filter_by_status,
+        filter_by_success,
+        filter_by_turns,
+        filter_has_tool_error,
+        has_tool_error,
+        is_success,
+    )
     from .paths import get_path, parse_path, where
     from .pipeline import build_processor, filter_trajectories
     from .processor import DataPostProcessor, Processor, write_records
     from .select import BestPerTask, Dedup, TaskOutcome, conversation_key, rank_key
     from .stats import ProcessStats
     from .transforms import (
-        SHAPES, create_custom_transformer, create_field_extractor, expand_messages_prefixes,
-        extract_for_training, extract_messages, sft_messages, to_sft, to_task)
+        SHAPES,
+        create_custom_transformer,
+        create_field_extractor,
+        expand_messages_prefixes,
+        extract_for_training,
+        extract_messages,
+        sft_messages,
+        to_sft,
+        to_task,
+    )

@@ -5,7 +5,6 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-
 BIN_LABELS = [f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10)] + ["1.0"]
 
 
