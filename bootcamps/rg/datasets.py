@@ -27,6 +27,8 @@ from bc_common.bootcamp import Group
 from bc_common.config import build_dataclass
 from bc_common.errors import ConfigError
 
+from . import global_random
+
 OURS = ("seed", "size")  # coordinates the adapter draws per row; not parameters a user sets
 FULL_SIZE = 2**31 - 1  # virtual size of a shared dataset object: the index is drawn below it
 SIZE_LIMITS = {"word_ladder": 20_000}  # the dataset's own validate() refuses a larger size
@@ -291,7 +293,11 @@ CACHE_SIZE = 64
 def dataset(name: str, params: dict[str, Any], seed: int, size: int) -> Any:
     """The reasoning-gym dataset object of (name, parameters, seed, size), cached per process (least recently
     used out first)."""
-    key = (name, canonical(params), seed, size)
+    return _dataset(name, params, canonical(params), seed, size)
+
+
+def _dataset(name: str, params: dict[str, Any], params_key: str, seed: int, size: int) -> Any:
+    key = (name, params_key, seed, size)
     found = _CACHE.get(key)
     if found is None:
         dataset_cls, rg_config = DATASETS[name]
@@ -309,17 +315,17 @@ _ITEMS: OrderedDict[tuple[str, str, int, int, int], dict[str, Any]] = OrderedDic
 ITEMS_CACHED = 256  # some items take seconds to make; the same row asked for twice (dedup, checks) is made once
 
 
-def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int) -> dict[str, Any]:
+def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int,
+          key: str | None = None) -> dict[str, Any]:
     """Item `index` of the dataset: reasoning-gym's `{question, answer, metadata}` (shared with the cache: copy it
-    before changing it).
+    before changing it). `key` is `canonical(params)` where the caller has it already.
     A dataset that fails is dropped from the cache (some shrink their own size when an item cannot be made),
     so items never depend on what was generated before them."""
-    key = (name, canonical(params), seed, size, index)
+    key = (name, canonical(params) if key is None else key, seed, size, index)
     item = _ITEMS.get(key)
     if item is None:
         try:
-            with _global_rngs(name, seed, index), quiet():
-                item = dataset(name, params, seed, size)[index]
+            item = _made(name, params, key)
         except BaseException:
             _CACHE.pop(key[:4], None)
             raise
@@ -329,6 +335,31 @@ def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int) -
     else:
         _ITEMS.move_to_end(key)
     return item
+
+
+def _made(name: str, params: dict[str, Any], key: tuple[str, str, int, int, int]) -> dict[str, Any]:
+    """Item `key` made with Python's global `random` seeded from its coordinates (a few reasoning-gym helpers draw
+    from it: without this, list_functions items differ from run to run), the caller's stream left as it was;
+    numpy's global state too for the dataset that seeds it. Datasets not seen drawing from the global stream skip
+    the seeding and the save/restore unless they draw (bootcamps/rg/global_random.py)."""
+    _, params_key, seed, size, index = key
+
+    def make() -> dict[str, Any]:
+        saved, sys.stdout = sys.stdout, _DISCARD  # as quiet(), without its context object
+        try:
+            return _dataset(name, params, params_key, seed, size)[index]
+        finally:
+            sys.stdout = saved
+
+    global_seed = seed * FULL_SIZE + index
+    if name in NUMPY_GLOBAL or name in _DRAWS_GLOBAL:
+        with _global_rngs(name, seed, index):
+            return make()
+    return global_random.made_with_seeded_global(make, global_seed, before_redo=lambda: _CACHE.pop(key[:4], None),
+                                                 drew=lambda: _DRAWS_GLOBAL.add(name))
+
+
+_DRAWS_GLOBAL: set[str] = set()  # datasets seen drawing from Python's global `random`: seeded before each item
 
 
 def clear_caches() -> None:
@@ -361,7 +392,7 @@ def _global_rngs(name: str, seed: int, index: int) -> Iterator[None]:
     state = random.getstate()
     numpy = sys.modules.get("numpy") if name in NUMPY_GLOBAL else None
     np_state = numpy.random.get_state() if numpy is not None else None
-    random.seed(seed * FULL_SIZE + index)
+    random.seed(seed * FULL_SIZE + index)  # global_random.seeded's seed too
     try:
         yield
     finally:

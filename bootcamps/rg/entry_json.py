@@ -26,66 +26,108 @@ def to_json(value: Any) -> tuple[Any, list[list[Any]]]:
     """(JSON-safe copy of `value`, marks): each mark is `[path, kind]` (kind tuple, int or float) or
     `[path, "int_keys", keys]` (the dict at `path` had these keys as ints)."""
     marks: list[list[Any]] = []
-    return _encode(value, [], marks), marks
+    return _encode(value, None, marks), marks
 
 
-def _flat(items: list[Any]) -> bool:
+def _flat(items: list[Any] | tuple[Any, ...]) -> bool:
     """Does every item encode as itself, with no mark (None, bool, str, a finite float, an int orjson writes)? Then
-    the list's copy is the encoding, made in one step (the grids and word lists of reasoning-gym's metadata)."""
-    low, high = INT64
-    for item in items:
-        cls = item.__class__
-        if cls is int:
-            if not low <= item <= high:
-                return False
-        elif cls is float:
-            if not math.isfinite(item):
-                return False
-        elif cls is not str and item is not None and cls is not bool:
+    the list's copy is the encoding, made in one step (the grids and word lists of reasoning-gym's metadata). The
+    checks run in C: the set of the items' types, then the ints' extremes and the floats' finiteness."""
+    kinds = set(map(type, items))
+    if not kinds <= _PLAIN:
+        return False
+    if int in kinds:
+        ints = items if len(kinds) == 1 else [item for item in items if item.__class__ is int]
+        if min(ints) < INT64[0] or max(ints) > INT64[1]:
+            return False
+    if float in kinds:
+        floats = items if len(kinds) == 1 else [item for item in items if item.__class__ is float]
+        if not all(map(math.isfinite, floats)):
             return False
     return True
 
 
-def _encode(value: Any, path: Path, marks: list[list[Any]]) -> Any:
-    if value.__class__ is list:
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+Where = tuple[Any, Any] | None  # the path to a value, built as (parent's, key) links: a list only when a mark needs it
+
+
+def _path(where: Where) -> Path:
+    keys = []
+    while where is not None:
+        where, key = where
+        keys.append(key)
+    return keys[::-1]
+
+
+def _encode(value: Any, where: Where, marks: list[list[Any]]) -> Any:
+    cls = value.__class__
+    if cls is str or cls is bool or value is None:  # exact types encode as themselves
+        return value
+    if cls is int and INT64[0] <= value <= INT64[1]:
+        return value
+    if cls is list:
         if _flat(value):
             return list(value)
         if all(item.__class__ is list and _flat(item) for item in value):  # a grid: rows of plain values
             return [list(item) for item in value]
-    if value is None or isinstance(value, bool):
+    if cls is dict:
+        return _encode_dict(value, where, marks)
+    if cls is tuple and _flat(value):  # (3, 10): a list and its one mark
+        marks.append([_path(where), "tuple"])
+        return list(value)
+    if isinstance(value, bool):
         return value
     if isinstance(value, int):
         if INT64[0] <= value <= INT64[1]:
             return int(value)
-        marks.append([path, "int"])
+        marks.append([_path(where), "int"])
         return str(value)
     if isinstance(value, float):
         if math.isfinite(value):
             return float(value)
-        marks.append([path, "float"])
+        marks.append([_path(where), "float"])
         return repr(float(value))
     if isinstance(value, str):  # a str enum member (aiw's TaskType) as its value: str() would give its name
         return value.value if isinstance(value, enum.Enum) else str(value)
     if isinstance(value, (list, tuple)):
         if isinstance(value, tuple):
-            marks.append([path, "tuple"])
-        return [_encode(item, path + [i], marks) for i, item in enumerate(value)]
+            marks.append([_path(where), "tuple"])
+        return [_encode(item, (where, i), marks) for i, item in enumerate(value)]
     if isinstance(value, dict):
-        out = {}
-        int_keys = []
-        for key, item in value.items():
+        return _encode_dict(value, where, marks)
+    raise Unencodable(f"{type(value).__name__} at {_path(where)}")
+
+
+def _encode_dict(value: dict[Any, Any], where: Where, marks: list[list[Any]]) -> dict[str, Any]:
+    out = {}
+    int_keys = []
+    low, high = INT64
+    for key, item in value.items():
+        cls = key.__class__
+        if cls is str:
+            text = key
+        else:
             if isinstance(key, bool) or not isinstance(key, (str, int)):
-                raise Unencodable(f"dict key {key!r} at {path}")
+                raise Unencodable(f"dict key {key!r} at {_path(where)}")
             text = str(key)
-            if text in out:
-                raise Unencodable(f"keys {key!r} and {text!r} collide at {path}")
-            if not isinstance(key, str):
-                int_keys.append(text)
-            out[text] = _encode(item, path + [text], marks)
-        if int_keys:
-            marks.append([path, "int_keys", int_keys])
-        return out
-    raise Unencodable(f"{type(value).__name__} at {path}")
+        if text in out:
+            raise Unencodable(f"keys {key!r} and {text!r} collide at {_path(where)}")
+        if cls is not str and not isinstance(key, str):
+            int_keys.append(text)
+        cls = item.__class__  # what _encode would return, without the call, for the common exact types
+        if cls is str or cls is bool or item is None or (cls is int and low <= item <= high):
+            out[text] = item
+        elif cls is dict:
+            out[text] = _encode_dict(item, (where, text), marks)
+        elif cls is list and _flat(item):
+            out[text] = list(item)
+        else:
+            out[text] = _encode(item, (where, text), marks)
+    if int_keys:
+        marks.append([_path(where), "int_keys", int_keys])
+    return out
 
 
 def restore(value: Any, marks: list[list[Any]]) -> Any:
