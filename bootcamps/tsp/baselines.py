@@ -7,7 +7,7 @@ from typing import Any
 from bc_common.bootcamp import Baseline, ReferencePolicy, tool_call
 
 from .generator import CHECKS
-from .heuristics import length, nearest_neighbour, sweep, two_opt
+from .heuristics import best_of, length, nearest_neighbour, sweep, two_opt
 from .policy import answer_text
 from .search import local_search
 from .solver import matrix
@@ -36,8 +36,7 @@ class NearestNeighbourPolicy(_FixedTour):
 
 class BestNearestNeighbourPolicy(_FixedTour):
     def tour(self, coords: list[list[int]], dist: list[list[int]]) -> list[int]:
-        tours = [nearest_neighbour(dist, k) for k in range(1, len(dist) + 1)]
-        return min(tours, key=lambda t: length(t, dist))
+        return best_of(coords, dist, "")
 
 
 class TwoOptPolicy(_FixedTour):
@@ -54,8 +53,7 @@ class RandomStartTwoOptPolicy(_FixedTour):
 
 class EveryStartTwoOptPolicy(_FixedTour):
     def tour(self, coords: list[list[int]], dist: list[list[int]]) -> list[int]:
-        tours = [two_opt(nearest_neighbour(dist, k), dist) for k in range(1, len(dist) + 1)]
-        return min(tours, key=lambda t: length(t, dist))
+        return best_of(coords, dist, "+2opt")
 
 
 class OrOptPolicy(_FixedTour):
@@ -67,8 +65,7 @@ class OrOptPolicy(_FixedTour):
 
 class EveryStartOrOptPolicy(_FixedTour):
     def tour(self, coords: list[list[int]], dist: list[list[int]]) -> list[int]:
-        tours = [local_search(two_opt(nearest_neighbour(dist, k), dist), dist) for k in range(1, len(dist) + 1)]
-        return min(tours, key=lambda t: length(t, dist))
+        return best_of(coords, dist, "+oropt")
 
 
 class SweepPolicy(_FixedTour):

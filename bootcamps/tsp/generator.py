@@ -12,7 +12,7 @@ from typing import Any
 from bc_common.bootcamp import InstructionGenerator
 from bc_common.errors import ConfigError
 
-from .heuristics import each_heuristic_tour, heuristic_floor, length, nearest_neighbour, two_opt
+from .heuristics import each_heuristic_tour, heuristic_floor, length, nearest_neighbour, remember, two_opt
 from .search import iterated_local_search
 from .solver import matrix
 
@@ -58,6 +58,18 @@ class TspConfig:
             raise ValueError("grid too small for that many distinct cities")
 
 
+def _all_above(coords: list[list[int]], dist: list[list[int]], bar: float) -> bool:
+    """Whether every heuristic tour is at least `bar` long, stopping at the first that is not; when all are, they
+    are kept (`remember`): the floor, and the baselines that replay these heuristics, read them back."""
+    tours = {}
+    for name, tour in each_heuristic_tour(coords, dist):
+        if length(tour, dist) < bar:
+            return False
+        tours[name] = tour
+    remember(coords, dist, tours)
+    return True
+
+
 class TspInstructionGenerator(InstructionGenerator):
     """Identity: {coords, best, floor, tour}: the cities, the best known tour length, the heuristics' best length
     (longer by the margin) and the best known tour (for the reference policy; the verifier checks lengths, so
@@ -75,7 +87,7 @@ class TspInstructionGenerator(InstructionGenerator):
             # reaches it (the long search and the full floor run only on draws that are kept)
             tour = iterated_local_search(two_opt(nearest_neighbour(dist, 1), dist), dist, self.rng, QUICK_KICKS * n)
             bar = length(tour, dist) + max(1, MARGIN * length(tour, dist))
-            if any(length(t, dist) < bar for _, t in each_heuristic_tour(coords, dist)):
+            if not _all_above(coords, dist, bar):
                 continue
             floor = heuristic_floor(coords, dist)
             tour = iterated_local_search(tour, dist, self.rng, KICKS * n)

@@ -8,6 +8,8 @@ longer than the best known tour by a margin, and the score is the share of that 
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 
 from .search import local_search, neighbour_lists
@@ -74,9 +76,42 @@ def each_heuristic_tour(coords: list[list[int]], dist: list[list[int]]) -> Itera
         yield f"{name}+2opt", two_opt(tour, dist)
 
 
+_known: OrderedDict[tuple, dict[str, tuple[int, ...]]] = OrderedDict()
+_known_lock = threading.Lock()
+KNOWN_SIZE = 512  # tasks whose heuristic tours are kept (a few kB each)
+
+
+def _key(coords: list[list[int]], dist: list[list[int]]) -> tuple:
+    return tuple(map(tuple, coords)), tuple(map(tuple, dist))
+
+
+def remember(coords: list[list[int]], dist: list[list[int]], tours: dict[str, list[int]]) -> None:
+    """Keep every heuristic tour of a task (all of `each_heuristic_tour`, as the generator walked them): the
+    floor, the reward and the baselines that replay these heuristics ask for them again."""
+    key = _key(coords, dist)
+    with _known_lock:
+        _known[key] = {name: tuple(t) for name, t in tours.items()}
+        _known.move_to_end(key)
+        if len(_known) > KNOWN_SIZE:
+            _known.popitem(last=False)
+
+
 def heuristic_tours(coords: list[list[int]], dist: list[list[int]]) -> dict[str, list[int]]:
-    """Every heuristic's tour by name (`each_heuristic_tour`)."""
-    return dict(each_heuristic_tour(coords, dist))
+    """Every heuristic's tour by name (`each_heuristic_tour`), computed once per process for each task."""
+    with _known_lock:
+        found = _known.get(_key(coords, dist))
+    if found is None:
+        tours = dict(each_heuristic_tour(coords, dist))
+        remember(coords, dist, tours)
+        return tours
+    return {name: list(t) for name, t in found.items()}
+
+
+def best_of(coords: list[list[int]], dist: list[list[int]], kind: str) -> list[int]:
+    """The shortest of one heuristic over every start (`kind` "" for nearest neighbour, "+2opt" or "+oropt"),
+    the lowest start on a tie."""
+    tours = heuristic_tours(coords, dist)
+    return min((tours[f"nn{k}{kind}"] for k in range(1, len(dist) + 1)), key=lambda t: length(t, dist))
 
 
 def heuristic_floor(coords: list[list[int]], dist: list[list[int]]) -> int:
