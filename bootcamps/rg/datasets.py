@@ -296,6 +296,11 @@ def dataset(name: str, params: dict[str, Any], seed: int, size: int) -> Any:
     return _dataset(name, params, canonical(params), seed, size)
 
 
+def scorer(name: str, params: dict[str, Any], params_key: str, seed: int, size: int) -> Any:
+    """`dataset(...)` where the caller has `canonical(params)` already."""
+    return _dataset(name, params, params_key, seed, size)
+
+
 def _dataset(name: str, params: dict[str, Any], params_key: str, seed: int, size: int) -> Any:
     key = (name, params_key, seed, size)
     found = _CACHE.get(key)

@@ -5,6 +5,8 @@ import copy
 import re
 from typing import Any
 
+import orjson
+
 from bc_common.answer_blocks import last_tagged
 from bc_common.bootcamp import RewardCalculator
 
@@ -44,12 +46,33 @@ def entry_of(identity: dict[str, Any]) -> dict[str, Any]:
 def score(identity: dict[str, Any], answer: str) -> float:
     """reasoning-gym's score of `answer` for the item `identity` names."""
     name = identity["dataset"]
-    params = datasets.parse_params(name, identity["config"], f"rg/{name} identity")
+    params, key = _scorer_params(name, identity["config"])
     seed, size = datasets.scorer_coordinates(name)
-    scorer = datasets.dataset(name, params, seed, size)
+    scorer = datasets.scorer(name, params, key, seed, size)
     with datasets.quiet():
         value = scorer.score_answer(answer, entry_of(identity))
     return float(value or 0.0)
+
+
+def _scorer_params(name: str, config: Any) -> tuple[dict[str, Any], str]:
+    """`parse_params` of an identity's config and its cache key, kept per (dataset, config JSON): an identity's
+    config is plain JSON, so its sorted dump names it without the per-value pass `parse_params` makes for its key."""
+    try:
+        raw: bytes | None = orjson.dumps(config, option=orjson.OPT_SORT_KEYS) if config.__class__ is dict else None
+    except TypeError:  # not JSON: parse_params says what is wrong
+        raw = None
+    found = _SCORER_PARAMS.get((name, raw)) if raw is not None else None
+    if found is None:
+        params = datasets.parse_params(name, config, f"rg/{name} identity")
+        found = (params, datasets.canonical(params))
+        if raw is not None:
+            if len(_SCORER_PARAMS) > datasets.CACHE_SIZE:
+                _SCORER_PARAMS.clear()
+            _SCORER_PARAMS[(name, raw)] = found
+    return found
+
+
+_SCORER_PARAMS: dict[tuple[str, bytes], tuple[dict[str, Any], str]] = {}
 
 
 class RGRewardCalculator(RewardCalculator):

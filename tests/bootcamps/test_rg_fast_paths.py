@@ -233,3 +233,34 @@ def test_verdict_kept_per_answer_is_the_verifiers() -> None:
     assert kept == again == [generator._unanswerable(i) for i in identities]
     assert kept[:40] == [None] * 40 and kept[40] is not None  # an empty stored answer never scores
     assert len(generator._VERDICTS) <= 45 and ("leg_counting", plan.key, "7") not in generator._VERDICTS
+
+
+def test_score_with_kept_parameters_is_the_score_parsed_each_time() -> None:
+    """score() keeps an identity config's parsed parameters per (dataset, config JSON): right and wrong answers
+    score as with the config parsed per call, on a default and a set config; a config the dataset refuses is
+    refused every time with parse_params' message."""
+    from bc_common.errors import ConfigError
+    from bc_common.tasks import TaskSet
+    from bootcamps.rg import datasets, reward
+
+    def parsed_each_time(identity: dict[str, Any], answer: str) -> float:
+        name = identity["dataset"]
+        params = datasets.parse_params(name, identity["config"], "test")
+        scorer = datasets.dataset(name, params, *datasets.scorer_coordinates(name))
+        with datasets.quiet():
+            return float(scorer.score_answer(answer, reward.entry_of(identity)) or 0.0)
+
+    cases = [("word_sorting", {}), ("word_sorting", {"min_words": 4, "max_words": 6}), ("leg_counting", {})]
+    for name, params in cases:
+        tasks = TaskSet(f"rg/{name}", seed=4, params=params)
+        for i in range(6):
+            identity = tasks.identity(i)
+            for answer in (str(identity["answer"]), "cat, dog", ""):
+                assert reward.score(identity, answer) == parsed_each_time(identity, answer)
+    bad = dict(TaskSet("rg/word_sorting", seed=4).identity(0), config={"min_words": "many"})
+    messages = []
+    for _ in range(2):
+        with pytest.raises(ConfigError) as caught:
+            reward.score(bad, "x")
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and "min_words" in messages[0]
