@@ -17,7 +17,7 @@ from bc_common.errors import InputError
 from bc_common.jsonl import BOM, Record, dumps, open_binary
 from bc_common.records import ROLES, STATUSES, check_messages, check_trajectory
 
-from .partial import RowView, reads_of
+from .partial import _DECODE_ERRORS, _DEEP_LINE, _ORJSON_DEPTH, RowView, reads_of
 from .seed_rows import SeedRows, is_seed_row
 from .stages import ROW_ERRORS, Stage, row_error
 from .stats import ProcessStats, score_bin
@@ -51,6 +51,8 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
     trajectory_rules = validate is check_trajectory or getattr(validate, "trajectory_rules", False)
     # --stats reads whole rows (code stamps, match seats, scores, sources): decoded whole
     view = RowView.for_reads(reads) if trajectory_rules and partial and not detailed else None
+    view_decode, view_row = (view._decode, view._row) if view is not None else (None, None)
+    deep = sys.getrecursionlimit() > _ORJSON_DEPTH  # msgspec's depth limit is past orjson's
     lines: list[bytes] = []
     n_in = n_kept = 0
     try:
@@ -61,7 +63,16 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
                 for lineno, line in enumerate(fh, 1):
                     if lineno == 1 and line.startswith(BOM):  # as read_records: a byte order mark is not data
                         line = line[3:]
-                    row = view.decode(line) if view is not None else None
+                    row = None
+                    if view_decode is not None:  # RowView.decode inlined: one call fewer a row
+                        try:
+                            row = view_row(view_decode(line))
+                            if deep and len(line) > _DEEP_LINE:
+                                row = None  # msgspec may have accepted a depth orjson refuses: the full decode
+                            elif not line.isascii():
+                                line.decode()  # msgspec skips strings without checking their UTF-8
+                        except _DECODE_ERRORS:
+                            row = None
                     in_part = row is not None
                     if not in_part:
                         try:

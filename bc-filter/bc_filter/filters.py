@@ -25,8 +25,9 @@ __all__ = [
 
 
 def _labelled(fn: Predicate, label: str, reads: Iterable[str] | None = None) -> Predicate:
-    # `reads`: the keys fn looks at (top-level, or input.<key>), so bc-filter may decode only those; a filter
-    # that reads beyond them on some row raises KeyError there and gets the whole row
+    # `reads`: the keys fn looks at (dotted paths: `score`, `input.extra_info.split`), so bc-filter may decode only
+    # those (bc_filter/partial.py); a filter that reads beyond them on some row raises KeyError there and gets the
+    # whole row
     fn.label = label  # type: ignore[attr-defined]
     fn.reads = None if reads is None else frozenset(reads)  # type: ignore[attr-defined]
     return fn
@@ -95,7 +96,7 @@ def filter_by_bootcamp(names: str | Iterable[str]) -> Predicate:
             name = str(row["input"].get("data_source", "")).removeprefix("bootcamp/")
         return name in wanted
 
-    return _labelled(keep, "bootcamp " + ",".join(sorted(wanted)), ("input.extra_info", "input.data_source"))
+    return _labelled(keep, "bootcamp " + ",".join(sorted(wanted)), ("input.extra_info.bootcamp", "input.data_source"))
 
 
 def filter_by_split(names: str | Iterable[str]) -> Predicate:
@@ -113,14 +114,14 @@ def filter_by_split(names: str | Iterable[str]) -> Predicate:
         return False
 
     keep.refused = refused  # type: ignore[attr-defined]
-    return _labelled(keep, "split " + ",".join(sorted(wanted)), ("input.extra_info",))
+    return _labelled(keep, "split " + ",".join(sorted(wanted)), ("input.extra_info.split",))
 
 
 def filter_by_generator(names: str | Iterable[str]) -> Predicate:
     """Keep rows whose task came from one of the named generator groups (extra_info.generator_name)."""
     wanted = _names(names)
     return _labelled(lambda row: _extra(row).get("generator_name") in wanted,
-                     "generator " + ",".join(sorted(wanted)), ("input.extra_info",))
+                     "generator " + ",".join(sorted(wanted)), ("input.extra_info.generator_name",))
 
 
 def assistant_turns(row: Row) -> int:
@@ -138,7 +139,7 @@ def filter_by_turns(min_turns: int | None = None, max_turns: int | None = None) 
     parts = ([f"min-turns {min_turns}"] if min_turns is not None else []) + (
         [f"max-turns {max_turns}"] if max_turns is not None else [])
     # num_turns decides; a row without it counts its messages, which the partial row lacks (KeyError: full row)
-    return _labelled(lambda row: lo <= assistant_turns(row) <= hi, " ".join(parts) or "turns", ("num_turns",))
+    return _labelled(lambda row: lo <= assistant_turns(row) <= hi, " ".join(parts) or "turns", ("num_turns.assistant",))
 
 
 def has_tool_error(row: Row) -> bool:

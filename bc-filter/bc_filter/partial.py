@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
@@ -65,28 +65,35 @@ def reads_of(filters: Iterable[Any]) -> set[str] | None:
 
 
 class RowView:
-    """Decodes a JSONL line into a dict holding only `reads` (top-level keys, or `input.<key>`), after checking
-    it is a trajectory (`check_trajectory`'s rules) and valid JSON."""
+    """Decodes a JSONL line into a dict holding only `reads` (top-level keys, `input.<key>`, or deeper dotted
+    paths), after checking it is a trajectory (`check_trajectory`'s rules) and valid JSON.
+
+    A top-level key or a key of `input` is decoded whole (orjson, from its bytes). A deeper path
+    (`input.extra_info.bootcamp`, `num_turns.assistant`) is decoded by msgspec as far as it goes: each key on
+    the way must hold an object and the last a string, a boolean, null, a finite float or a 64-bit integer (as
+    orjson reads them); a row where it holds something else needs the full decode."""
 
     def __init__(self, reads: Iterable[str]):
-        reads = set(reads)
-        if "messages" in reads:
+        tree = _tree(reads)
+        if "messages" in tree:
             raise ValueError("messages are checked, not decoded, by a RowView: read the full row")
-        top = sorted(key for key in reads if not key.startswith("input."))
-        whole_input = "input" in top
-        inner = [] if whole_input else sorted({key.split(".", 2)[1] for key in reads if key.startswith("input.")})
-        task: Any = msgspec.Raw if whole_input else msgspec.defstruct(
-            "_Input", [(key, msgspec.Raw, _ABSENT) for key in inner], gc=False)
-        fields: list[Any] = [("id", msgspec.Raw), ("task_id", msgspec.Raw), ("input", task),
+        for key in _REQUIRED:  # typed by the trajectory's rules (or never read deeper): whole
+            if key != "input" and key in tree:
+                tree[key] = _WHOLE
+        task: Any = tree.get("input", {})
+        input_type: Any = msgspec.Raw if task is _WHOLE else _struct("_Input", task, nested=False)
+        fields: list[Any] = [("id", msgspec.Raw), ("task_id", msgspec.Raw), ("input", input_type),
                              ("messages", list[_Message]), ("score", float | int), ("status", _Status)]
-        fields += [(key, msgspec.Raw, _ABSENT) for key in top if key not in _REQUIRED]
+        fields += [(key, msgspec.Raw if sub is _WHOLE else _struct(f"_{key}", sub, nested=True), _ABSENT)
+                   for key, sub in sorted(tree.items()) if key not in _REQUIRED]
         self._decode = msgspec.json.Decoder(msgspec.defstruct("_Trajectory", fields, gc=False)).decode
-        self._row = _row_builder("score" in top, whole_input, inner, [k for k in top if k not in _BUILT])
+        top = {key: sub for key, sub in tree.items() if key not in ("input", "score", "status")}
+        self._row = _row_builder("score" in tree, task, top, "status" in tree)
 
     @classmethod
     def for_reads(cls, reads: Iterable[str] | None) -> RowView | None:
         """A view decoding `reads`, or None when they need the full row."""
-        if reads is None or "messages" in set(reads):
+        if reads is None or "messages" in _tree(reads):
             return None
         return cls(reads)
 
@@ -103,15 +110,71 @@ class RowView:
             return None
 
 
-_REQUIRED = ("id", "task_id", "input", "messages", "score", "status")
-_BUILT = ("input", "score")  # the row builder handles these itself
+_WHOLE: Any = None  # a tree's leaf: the key is read whole
 _INT_MIN, _UINT_MAX = -(2**63), 2**64 - 1
+# a deep leaf: what orjson reads the same way (an integer beyond 64 bits is a float to orjson: not vouched for;
+# msgspec bounds an int within int64, so one in (2**63, 2**64) takes the full decode too)
+_Scalar = str | bool | None | float | Annotated[int, msgspec.Meta(ge=_INT_MIN, le=2**63 - 1)]
 
 
-def _row_builder(score: bool, whole_input: bool, inner: list[str], top: list[str]
-                 ) -> Callable[[Any], dict[str, Any]]:
+def _tree(reads: Iterable[str]) -> dict[str, Any]:
+    """Dotted paths as a tree of keys ({"input": {"extra_info": {"bootcamp": _WHOLE}}}); a key read whole
+    covers the paths below it."""
+    tree: dict[str, Any] = {}
+    for path in reads:
+        node = tree
+        *parents, last = path.split(".")
+        for key in parents:
+            sub = node.get(key, {})
+            if sub is _WHOLE:
+                break
+            node = node.setdefault(key, sub)
+        else:
+            node[last] = _WHOLE
+    return tree
+
+
+def _struct(name: str, tree: dict[str, Any], *, nested: bool) -> Any:
+    """A Struct of the tree's keys, each optional: a subtree is a Struct again, a leaf Raw (decoded whole by
+    orjson) at the row's or input's level, a scalar below (`nested`)."""
+    leaf: Any = _Scalar if nested else msgspec.Raw
+    fields = [(key, leaf if sub is _WHOLE else _struct(f"{name}_{key}", sub, nested=True), _ABSENT)
+              for key, sub in sorted(tree.items())]
+    return msgspec.defstruct(name, fields, gc=False)
+
+
+def _nested_builder(tree: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
+    """A function from a nested Struct (see _struct) to the dict of the keys the row has."""
+    leaves = [key for key, sub in sorted(tree.items()) if sub is _WHOLE]
+    subs = [(key, _nested_builder(sub)) for key, sub in sorted(tree.items()) if sub is not _WHOLE]
+
+    def build(view: Any) -> dict[str, Any]:
+        out = {}
+        for key in leaves:
+            value = getattr(view, key)
+            if value is not _ABSENT:
+                out[key] = value
+        for key, sub in subs:
+            value = getattr(view, key)
+            if value is not _ABSENT:
+                out[key] = sub(value)
+        return out
+
+    return build
+
+
+_REQUIRED = ("id", "task_id", "input", "messages", "score", "status")
+
+
+def _row_builder(score: bool, task: Any, top: dict[str, Any], status: bool) -> Callable[[Any], dict[str, Any]]:
     """A function from a decoded view to the row dict the filters see."""
     loads = orjson.loads
+    whole_input = task is _WHOLE
+    inner = [] if whole_input else [key for key, sub in sorted(task.items()) if sub is _WHOLE]
+    inner_subs = [] if whole_input else [(key, _nested_builder(sub)) for key, sub in sorted(task.items())
+                                         if sub is not _WHOLE]
+    top_raw = [key for key, sub in sorted(top.items()) if sub is _WHOLE]
+    top_subs = [(key, _nested_builder(sub)) for key, sub in sorted(top.items()) if sub is not _WHOLE]
 
     def row(view: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -120,20 +183,29 @@ def _row_builder(score: bool, whole_input: bool, inner: list[str], top: list[str
             if value.__class__ is int and not _INT_MIN <= value <= _UINT_MAX:
                 value = float(value)  # as orjson reads an integer beyond 64 bits (both round to nearest)
             out["score"] = value
+        if status:
+            out["status"] = view.status
         if whole_input:
             task = loads(memoryview(view.input))
             if task.__class__ is not dict:
                 raise ValueError("input is not an object")  # check_trajectory's error words it
             out["input"] = task
-        elif inner:
+        elif inner or inner_subs:
             task = view.input
-            out["input"] = {key: loads(memoryview(raw)) for key in inner if (raw := getattr(task, key))}
-        for key in top:
+            part = {key: loads(memoryview(raw)) for key in inner if (raw := getattr(task, key))}
+            for key, sub in inner_subs:
+                value = getattr(task, key)
+                if value is not _ABSENT:
+                    part[key] = sub(value)
+            out["input"] = part
+        for key in top_raw:
             raw = getattr(view, key)
-            if key == "status":
-                out[key] = raw
-            elif raw:  # empty: the row lacks the key
+            if raw:  # empty: the row lacks the key
                 out[key] = loads(memoryview(raw))
+        for key, sub in top_subs:
+            value = getattr(view, key)
+            if value is not _ABSENT:
+                out[key] = sub(value)
         return out
 
     return row

@@ -106,10 +106,14 @@ def where(condition: str) -> Callable[[Any], bool]:
 
 
 def _reads(steps: tuple[str | int, ...]) -> frozenset[str] | None:
-    """The key a path starts from (`input.<key>` inside the task), or None for messages (see filters._labelled)."""
+    """The keys a path reads up to its first list index (`input.extra_info.split`, `turns`), or None for
+    messages (see filters._labelled)."""
     first = steps[0]
     if not isinstance(first, str) or first == "messages":
         return None
-    if first == "input" and len(steps) > 1 and isinstance(steps[1], str):
-        return frozenset({f"input.{steps[1]}"})
-    return frozenset({first})
+    keys: list[str] = []
+    for step in steps:
+        if not isinstance(step, str):
+            break
+        keys.append(step)
+    return frozenset({".".join(keys)})

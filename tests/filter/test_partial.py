@@ -194,7 +194,7 @@ def test_unchanged_rows_are_written_as_the_bytes_read(tmp_path):
 def test_reads_name_the_keys_a_filter_needs():
     processor = build_processor(min_score=0.9, bootcamp=["a"], has_tool_error=True)
     assert reads_of(keep for _, keep, _ in processor.stages) == {
-        "score", "input.extra_info", "input.data_source", "turns"}
+        "score", "input.extra_info.bootcamp", "input.data_source", "turns"}
     assert reads_of([lambda row: True]) is None  # a filter of one's own: the full row
     assert reads_of(keep for _, keep, _ in build_processor(where=["messages[0].role=user"]).stages) is None
     view = RowView.for_reads({"score", "input.data_source", "error"})
