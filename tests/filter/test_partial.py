@@ -46,11 +46,24 @@ def _rows() -> list[bytes]:
     no_source = trajectory(task(26), score=0.2)
     del no_source["input"]["data_source"]
     int_score = trajectory(task(27), score=1, status="length")
+    # deep reads (input.extra_info.bootcamp, num_turns.assistant) meeting what their scalar leaves do not take:
+    # a number for a name, an int past int64 (a float to orjson), a container, null on the way
+    odd_leaves = []
+    for i, (bootcamp, assistant) in enumerate([(7, 2**63 - 1), (["arithmetic"], 2**63), ("arithmetic", 2**70),
+                                               (None, 1.0), ("tictactoe", True), ("arithmetic", [2])]):
+        row = trajectory(task(40 + i), score=0.96, assistant_turns=2)
+        row["input"]["extra_info"]["bootcamp"] = bootcamp
+        row["num_turns"]["assistant"] = assistant
+        row["usage"] = {"total_tokens": assistant}
+        odd_leaves.append(row)
+    null_counts = trajectory(task(46), score=0.96, assistant_turns=1)
+    null_counts["num_turns"] = None
     seed_row = {"input": task(28), "messages": trajectory(task(28))["messages"], "score": 1.0, "success": True,
                 "evaluation_config": {"model": "m"}}
     lines = [orjson.dumps(r) + b"\n" for r in
-             rows + [unicode, nested, image, no_turn_counts, odd_extra, no_source, int_score, seed_row]]
+             rows + [unicode, nested, image, no_turn_counts, odd_extra, no_source, int_score, seed_row, null_counts]]
     lines.insert(13, json.dumps(big, separators=(",", ":")).encode() + b"\n")  # orjson writes no big int
+    lines += [json.dumps(row, separators=(",", ":")).encode() + b"\n" for row in odd_leaves]
     lines.append(b'  {"id":"x#0","task_id":"x","input":{},"messages":[],"score":0.91,"status":"completed"}\r\n')
     lines.append(b'{"id":"d#0","task_id":"d","input":{},"messages":[],"score":0.1,"score":0.99,'
                  b'"status":"error","status":"completed"}\n')  # duplicate keys: the last one counts
@@ -102,6 +115,9 @@ FILTERS = [
     {"where": ["error=null"]}, {"where": ["usage.total_tokens<20"]}, {"where": ["input.extra_info.seed=7"]},
     {"where": ["sample>=1"]}, {"where": ["messages[-1].role=assistant"]},
     {"min_score": 0.5, "status": ["completed"], "bootcamp": ["arithmetic"], "has_tool_error": False},
+    {"where": ["num_turns.assistant>=2"]}, {"where": ["input.extra_info.tools_kwargs.calculate.x=null"]},
+    {"where": ["input.extra_info.identity!=null"]}, {"where": ["turns[0].type=model"]},
+    {"bootcamp": ["arithmetic"], "where": ["input.extra_info={}"]},
 ]
 
 
@@ -201,6 +217,24 @@ def test_reads_name_the_keys_a_filter_needs():
     line = orjson.dumps(trajectory(task(3), score=0.25))
     assert view.decode(line) == {"score": 0.25, "input": {"data_source": "bootcamp/arithmetic"}, "error": None}
     assert view.decode(line.replace(b'"status":"completed"', b'"status":"bogus"')) is None
+
+
+def test_deep_reads_decode_as_far_as_they_go():
+    """A dotted read decodes the keys on its way as objects and its leaf as a scalar; a key read whole covers
+    the paths below it; a row whose values the leaves do not take needs the full decode (None)."""
+    row = trajectory(task(5), score=0.5, assistant_turns=3)
+    line = orjson.dumps(row)
+    view = RowView.for_reads({"input.extra_info.bootcamp", "input.extra_info.nope", "num_turns.assistant"})
+    assert view.decode(line) == {"input": {"extra_info": {"bootcamp": "arithmetic"}}, "num_turns": {"assistant": 3}}
+    whole = RowView.for_reads({"input.extra_info", "input.extra_info.bootcamp", "num_turns", "num_turns.x.y"})
+    assert whole.decode(line) == {"input": {"extra_info": row["input"]["extra_info"]}, "num_turns": row["num_turns"]}
+    for value in (2**63, [3], {"n": 3}, "x" * 3):
+        other = orjson.loads(line)
+        other["num_turns"]["assistant"] = value
+        got = view.decode(json.dumps(other).encode())
+        assert got == ({"input": {"extra_info": {"bootcamp": "arithmetic"}}, "num_turns": {"assistant": value}}
+                       if isinstance(value, str) else None)
+    assert view.decode(line.replace(b'"num_turns":{', b'"num_turns":[{').replace(b'"tool_calls":1}', b'"tool_calls":1}]')) is None
 
 
 @pytest.mark.parametrize("line", OUT_OF_RANGE)
