@@ -141,10 +141,11 @@ def timed(fn, *args) -> float:
     return time.perf_counter() - started
 
 
-def measure(url: str, tasks: list[dict], tasks_file: Path, concurrency: int, repeats: int) -> dict[str, float]:
+def measure(url: str, tasks: list[dict], tasks_file: Path, concurrency: int, repeats: int,
+            sdk: bool = True) -> dict[str, float]:
     """Best-of-`repeats` wall time of (a) and bc-eval, interleaved (the machine may be shared); (b) runs once,
-    being an order of magnitude slower anyway."""
-    walls = {"b": timed(lambda: asyncio.run(loop_openai(url, tasks, concurrency)))}
+    being an order of magnitude slower anyway (not at all without `sdk`)."""
+    walls = {"b": timed(lambda: asyncio.run(loop_openai(url, tasks, concurrency))) if sdk else float("nan")}
     for _ in range(repeats):
         for name, fn in (("a", lambda: asyncio.run(loop_aiohttp(url, tasks, concurrency))),
                          ("bc-eval", lambda: run_bc_eval(url, tasks_file, concurrency))):
@@ -182,6 +183,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=("zero", "latency"), help="only this part")
     parser.add_argument("--scale", type=int, help="the -c 1000 run on this many tasks instead")
+    parser.add_argument("--no-sdk", action="store_true", help="skip loop (b) (minutes on a loaded machine)")
     args = parser.parse_args()
     if args.scale:
         return scale(args.scale)
@@ -189,19 +191,19 @@ def main() -> None:
         print("bench/eval.py: bc-eval client side vs baselines on the same scripted server (server in its own "
               "process)")
         if args.part != "latency":
-            zero_latency(tmp)
+            zero_latency(tmp, not args.no_sdk)
         if args.part != "zero":
-            latency_bound(tmp)
+            latency_bound(tmp, not args.no_sdk)
 
 
-def zero_latency(tmp: str) -> None:
+def zero_latency(tmp: str, sdk: bool) -> None:
     n, c = 512, 64
     tasks = make_tasks(n)
     tasks_file = Path(tmp) / f"tasks-{n}.jsonl"
     tasks_file.write_bytes(b"".join(orjson.dumps(t) + b"\n" for t in tasks))
     with server(0.0) as url:
         asyncio.run(loop_aiohttp(url, tasks[:64], 8))  # warm-up
-        walls = measure(url, tasks, tasks_file, c, repeats=3)
+        walls = measure(url, tasks, tasks_file, c, repeats=3, sdk=sdk)
     rate = {k: 2 * n / v for k, v in walls.items()}
     print(f"zero latency, {n} tasks x 2 calls, -c {c}:")
     print(f"  bc-eval / loop (a) aiohttp+orjson: {rate['bc-eval'] / rate['a']:.2f}x   (target >= 0.80x)")
@@ -211,14 +213,14 @@ def zero_latency(tmp: str) -> None:
           f"bc-eval {rate['bc-eval']:.0f} calls/s)")
 
 
-def latency_bound(tmp: str) -> None:
+def latency_bound(tmp: str, sdk: bool) -> None:
     n, c, delay = 2048, 256, 0.05
     tasks = make_tasks(n)
     tasks_file = Path(tmp) / f"tasks-{n}.jsonl"
     tasks_file.write_bytes(b"".join(orjson.dumps(t) + b"\n" for t in tasks))
     ideal = 2 * delay * n / c
     with server(delay) as url:
-        walls = measure(url, tasks, tasks_file, c, repeats=2)
+        walls = measure(url, tasks, tasks_file, c, repeats=2, sdk=sdk)
     print(f"latency-bound, {n} tasks x 2 calls, {delay * 1000:.0f} ms per call, -c {c} "
           f"(ideal {ideal:.2f} s):")
     print(f"  bc-eval wall / ideal:  {walls['bc-eval'] / ideal:.2f}x   (target <= 1.2x)")
