@@ -3,6 +3,9 @@
 Thicknesses and the particle radius change PyBaMM's mesh, so they lie on a 1 µm design grid and each geometry
 is built once per process (an LRU of `CACHE_SIZE` built simulations). Porosity, the heat-transfer coefficient,
 the ambient temperature and the current are PyBaMM input parameters: a new value costs one solve, not a build.
+A discharge is a function of the design and the conditions alone, so each is solved once per process (an LRU of
+`RESULTS_SIZE`): the generator's search, the reference replaying it through `simulate`, the baselines and the
+verifier re-grading the answer ask for the same designs of a task.
 """
 from __future__ import annotations
 
@@ -227,8 +230,29 @@ def _end_reason(termination: str) -> str:
     return termination.removeprefix("event: ")
 
 
+_results: OrderedDict[tuple[Design, Conditions], Discharge] = OrderedDict()
+_results_lock = threading.Lock()
+RESULTS_SIZE = 16384  # discharges kept (under a kilobyte each with the key)
+
+
 def simulate(d: Design, conditions: Conditions) -> Discharge:
-    """A constant-current discharge at the task's C-rate (of the design's own capacity) to 2.5 V."""
+    """A constant-current discharge at the task's C-rate (of the design's own capacity) to 2.5 V; solved once per
+    process for each (design, conditions)."""
+    key = (d, conditions)
+    with _results_lock:
+        found = _results.get(key)
+        if found is not None:
+            _results.move_to_end(key)
+            return found
+    result = _discharge(d, conditions)
+    with _results_lock:
+        _results[key] = result
+        if len(_results) > RESULTS_SIZE:
+            _results.popitem(last=False)
+    return result
+
+
+def _discharge(d: Design, conditions: Conditions) -> Discharge:
     capacity = nominal_capacity_ah(d)
     current = conditions.c_rate * capacity
     ambient = conditions.ambient_c + 273.15

@@ -102,6 +102,16 @@ def test_porosity_and_heat_transfer_are_inputs_of_one_built_model() -> None:
     assert built((81, 100, 5)) is not sim  # a thickness is a new geometry
 
 
+def test_a_discharge_is_solved_once_per_design_and_conditions_and_a_new_solve_gives_the_same() -> None:
+    from bootcamps.battery_design.cell import _discharge
+
+    conditions = Conditions(1.0, 25.0, 10.0)
+    first = simulate(BASE, conditions)
+    assert simulate(Design(80, 0.35, 100, 5, "passive"), Conditions(1.0, 25.0, 10.0)) is first  # equal keys: kept
+    assert _discharge(BASE, conditions) == first  # a fresh solve, after others, gives the kept numbers exactly
+    assert simulate(BASE, Conditions(1.0, 25.0, 10.5)) != first
+
+
 def test_more_cooling_costs_mass_and_lowers_the_peak() -> None:
     conditions = Conditions(2.0, 25.0, 10.0)
     plain, fins = simulate(BASE, conditions), simulate(Design(80, 0.35, 100, 5, "fins"), conditions)
