@@ -82,7 +82,10 @@ class RowView:
                 tree[key] = _WHOLE
         task: Any = tree.get("input", {})
         input_type: Any = msgspec.Raw if task is _WHOLE else _struct("_Input", task, nested=False)
-        fields: list[Any] = [("id", msgspec.Raw), ("task_id", msgspec.Raw), ("input", input_type),
+        # id and task_id need only be there: decoded as any value (a short string as a rule, cheaper than a Raw)
+        # unless read
+        fields: list[Any] = [("id", msgspec.Raw if "id" in tree else Any),
+                             ("task_id", msgspec.Raw if "task_id" in tree else Any), ("input", input_type),
                              ("messages", list[_Message]), ("score", float | int), ("status", _Status)]
         fields += [(key, msgspec.Raw if sub is _WHOLE else _struct(f"_{key}", sub, nested=True), _ABSENT)
                    for key, sub in sorted(tree.items()) if key not in _REQUIRED]
