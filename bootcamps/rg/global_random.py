@@ -82,7 +82,7 @@ def made_with_seeded_global(make: Callable[[], T], seed: int, before_redo: Calla
     stream. When it draws, `before_redo()` runs (forget what the unseeded call built), then `drew()`, and the item
     is made the old way."""
     inst = getattr(random, "_inst", None)
-    if _OFFSET is None or inst is None or random.seed.__self__ is not inst:
+    if _OFFSET is None or inst is None or getattr(random.seed, "__self__", None) is not inst:
         return seeded(make, seed)
     view = _view(inst)
     raw = view.raw

@@ -169,8 +169,8 @@ def test_unseeded_item_is_the_seeded_one_and_the_callers_stream_is_left_alone() 
             expected_next = random.Random()
             expected_next.setstate(random.getstate())
             told: list[str] = []
-            made = global_random.made_with_seeded_global(make, 123456789, before_redo=lambda: told.append("redo"),
-                                                         drew=lambda: told.append("drew"))
+            made = global_random.made_with_seeded_global(make, 123456789, before_redo=lambda t=told: t.append("redo"),
+                                                         drew=lambda t=told: t.append("drew"))
             assert made == _seeded_item(make, 123456789), name
             assert told == (["redo", "drew"] if draws or (name == "gauss" and caller_gauss) else []), (name, told)
             assert random.getstate() == expected_next.getstate(), name
@@ -179,8 +179,8 @@ def test_unseeded_item_is_the_seeded_one_and_the_callers_stream_is_left_alone() 
         state = random.getstate()
         told = []
         with pytest.raises(RuntimeError, match="no item"):
-            global_random.made_with_seeded_global(fails(after_draw), 99, before_redo=lambda: told.append("redo"),
-                                                  drew=lambda: told.append("drew"))
+            global_random.made_with_seeded_global(fails(after_draw), 99, before_redo=lambda t=told: t.append("redo"),
+                                                  drew=lambda t=told: t.append("drew"))
         assert told == (["redo", "drew"] if after_draw else []) and random.getstate() == state
 
 
