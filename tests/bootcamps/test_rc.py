@@ -123,6 +123,7 @@ def test_rows_are_the_same_bytes_across_processes_hash_seeds_and_shards(tmp_path
     assert orjson.loads(runs[0][4]) == TaskSet("rc/arithmetics", seed=3)[4]
 
 
+@needs_rc
 def test_a_training_sample_on_disk_is_read_only_under_its_own_key(tmp_path, monkeypatch) -> None:
     from bootcamps.rc import balance
 
