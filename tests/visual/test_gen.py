@@ -9,6 +9,7 @@ import pytest
 
 from bc_common.images import decode_data_url, prompt_messages
 from bc_common.tasks import TaskSet
+from bc_gen.generate import CHUNK
 
 from .helpers import image_urls, picture, rows, run
 
@@ -57,8 +58,10 @@ def test_shards_and_workers_give_the_same_image_bytes():
     parts = [run("bc-gen", "grid_maze", "-n", 12, "--seed", 5, "--shard", f"{k}/3").stdout.splitlines()
              for k in range(3)]
     assert sorted(line for part in parts for line in part) == sorted(whole)
-    assert run("bc-gen", "container_water", "-n", 1500, "--seed", 2, "-j", 2).stdout == \
-        run("bc-gen", "container_water", "-n", 1500, "--seed", 2).stdout
+    # one chunk more than bc-gen draws in process: -j 2 hands 16 chunks of 68 rows to the worker processes
+    n = CHUNK + 64
+    assert run("bc-gen", "container_water", "-n", n, "--seed", 2, "-j", 2).stdout == \
+        run("bc-gen", "container_water", "-n", n, "--seed", 2).stdout
 
 
 def test_seed_dict_prompt_func_through_bc_gen_config(tmp_path: Path):
