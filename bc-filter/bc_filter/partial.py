@@ -80,14 +80,19 @@ class RowView:
         for key in _REQUIRED:  # typed by the trajectory's rules (or never read deeper): whole
             if key != "input" and key in tree:
                 tree[key] = _WHOLE
+        for key in _SCALAR_KEYS:  # keys that hold a scalar in a trajectory: decoded by msgspec, no orjson call
+            if tree.get(key, {}) is _WHOLE:
+                tree[key] = _SCALAR
         task: Any = tree.get("input", {})
+        if task is not _WHOLE and task.get("data_source", {}) is _WHOLE:
+            task["data_source"] = _SCALAR
         input_type: Any = msgspec.Raw if task is _WHOLE else _struct("_Input", task, nested=False)
         # id and task_id need only be there: decoded as any value (a short string as a rule, cheaper than a Raw)
         # unless read
         fields: list[Any] = [("id", msgspec.Raw if "id" in tree else Any),
                              ("task_id", msgspec.Raw if "task_id" in tree else Any), ("input", input_type),
                              ("messages", list[_Message]), ("score", float | int), ("status", _Status)]
-        fields += [(key, msgspec.Raw if sub is _WHOLE else _struct(f"_{key}", sub, nested=True), _ABSENT)
+        fields += [(key, _leaf(sub, nested=False) or _struct(f"_{key}", sub, nested=True), _ABSENT)
                    for key, sub in sorted(tree.items()) if key not in _REQUIRED]
         self._decode = msgspec.json.Decoder(msgspec.defstruct("_Trajectory", fields, gc=False)).decode
         top = {key: sub for key, sub in tree.items() if key not in ("input", "score", "status")}
@@ -114,6 +119,8 @@ class RowView:
 
 
 _WHOLE: Any = None  # a tree's leaf: the key is read whole
+_SCALAR: Any = "scalar"  # a tree's leaf at the row's or input's level that holds a scalar (see _SCALAR_KEYS)
+_SCALAR_KEYS = ("model", "sample", "success")  # and input.data_source
 _INT_MIN, _UINT_MAX = -(2**63), 2**64 - 1
 # a deep leaf: what orjson reads the same way (an integer beyond 64 bits is a float to orjson: not vouched for;
 # msgspec bounds an int within int64, so one in (2**63, 2**64) takes the full decode too)
@@ -140,16 +147,22 @@ def _tree(reads: Iterable[str]) -> dict[str, Any]:
 def _struct(name: str, tree: dict[str, Any], *, nested: bool) -> Any:
     """A Struct of the tree's keys, each optional: a subtree is a Struct again, a leaf Raw (decoded whole by
     orjson) at the row's or input's level, a scalar below (`nested`)."""
-    leaf: Any = _Scalar if nested else msgspec.Raw
-    fields = [(key, leaf if sub is _WHOLE else _struct(f"{name}_{key}", sub, nested=True), _ABSENT)
+    fields = [(key, _leaf(sub, nested=nested) or _struct(f"{name}_{key}", sub, nested=True), _ABSENT)
               for key, sub in sorted(tree.items())]
     return msgspec.defstruct(name, fields, gc=False)
 
 
+def _leaf(sub: Any, *, nested: bool) -> Any:
+    """The type of a tree's leaf (Raw, or a scalar below the row's and input's level), None for a subtree."""
+    if sub is _SCALAR or (sub is _WHOLE and nested):
+        return _Scalar
+    return msgspec.Raw if sub is _WHOLE else None
+
+
 def _nested_builder(tree: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
     """A function from a nested Struct (see _struct) to the dict of the keys the row has."""
-    leaves = [key for key, sub in sorted(tree.items()) if sub is _WHOLE]
-    subs = [(key, _nested_builder(sub)) for key, sub in sorted(tree.items()) if sub is not _WHOLE]
+    leaves = [key for key, sub in sorted(tree.items()) if sub is _WHOLE or sub is _SCALAR]
+    subs = [(key, _nested_builder(sub)) for key, sub in sorted(tree.items()) if isinstance(sub, dict)]
 
     def build(view: Any) -> dict[str, Any]:
         out = {}
@@ -174,10 +187,12 @@ def _row_builder(score: bool, task: Any, top: dict[str, Any], status: bool) -> C
     loads = orjson.loads
     whole_input = task is _WHOLE
     inner = [] if whole_input else [key for key, sub in sorted(task.items()) if sub is _WHOLE]
+    inner_values = [] if whole_input else [key for key, sub in sorted(task.items()) if sub is _SCALAR]
     inner_subs = [] if whole_input else [(key, _nested_builder(sub)) for key, sub in sorted(task.items())
-                                         if sub is not _WHOLE]
+                                         if isinstance(sub, dict)]
     top_raw = [key for key, sub in sorted(top.items()) if sub is _WHOLE]
-    top_subs = [(key, _nested_builder(sub)) for key, sub in sorted(top.items()) if sub is not _WHOLE]
+    top_values = [key for key, sub in sorted(top.items()) if sub is _SCALAR]
+    top_subs = [(key, _nested_builder(sub)) for key, sub in sorted(top.items()) if isinstance(sub, dict)]
 
     def row(view: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -193,9 +208,13 @@ def _row_builder(score: bool, task: Any, top: dict[str, Any], status: bool) -> C
             if task.__class__ is not dict:
                 raise ValueError("input is not an object")  # check_trajectory's error words it
             out["input"] = task
-        elif inner or inner_subs:
+        elif inner or inner_values or inner_subs:
             task = view.input
             part = {key: loads(memoryview(raw)) for key in inner if (raw := getattr(task, key))}
+            for key in inner_values:
+                value = getattr(task, key)
+                if value is not _ABSENT:
+                    part[key] = value
             for key, sub in inner_subs:
                 value = getattr(task, key)
                 if value is not _ABSENT:
@@ -205,6 +224,10 @@ def _row_builder(score: bool, task: Any, top: dict[str, Any], status: bool) -> C
             raw = getattr(view, key)
             if raw:  # empty: the row lacks the key
                 out[key] = loads(memoryview(raw))
+        for key in top_values:
+            value = getattr(view, key)
+            if value is not _ABSENT:
+                out[key] = value
         for key, sub in top_subs:
             value = getattr(view, key)
             if value is not _ABSENT:

@@ -55,6 +55,10 @@ def _rows() -> list[bytes]:
         row["input"]["extra_info"]["bootcamp"] = bootcamp
         row["num_turns"]["assistant"] = assistant
         row["usage"] = {"total_tokens": assistant}
+        # keys that hold a scalar in a trajectory (decoded as one) holding something else
+        row["input"]["data_source"] = [5, ["bootcamp/arithmetic"], "bootcamp/arithmetic", None, {}, 2**64][i]
+        row["success"] = [True, "yes", None, 1, [], {"a": 1}][i]
+        row["model"] = [None, 7, ["m"], "m", {}, 2**70][i]
         odd_leaves.append(row)
     null_counts = trajectory(task(46), score=0.96, assistant_turns=1)
     null_counts["num_turns"] = None
@@ -117,7 +121,7 @@ FILTERS = [
     {"min_score": 0.5, "status": ["completed"], "bootcamp": ["arithmetic"], "has_tool_error": False},
     {"where": ["num_turns.assistant>=2"]}, {"where": ["input.extra_info.tools_kwargs.calculate.x=null"]},
     {"where": ["input.extra_info.identity!=null"]}, {"where": ["turns[0].type=model"]},
-    {"bootcamp": ["arithmetic"], "where": ["input.extra_info={}"]},
+    {"bootcamp": ["arithmetic"], "where": ["input.extra_info={}"]}, {"where": ["model=m"]},
 ]
 
 
