@@ -7,10 +7,14 @@ longer than the best known tour by a margin, and the score is the share of that 
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
+from typing import Any
+
+import orjson
 
 from .search import local_search, neighbour_lists
 
@@ -76,44 +80,51 @@ def each_heuristic_tour(coords: list[list[int]], dist: list[list[int]]) -> Itera
         yield f"{name}+2opt", two_opt(tour, dist)
 
 
-_known: OrderedDict[tuple, dict[str, tuple[int, ...]]] = OrderedDict()
+def heuristic_tours(coords: list[list[int]], dist: list[list[int]]) -> dict[str, list[int]]:
+    """Every heuristic's tour by name (`each_heuristic_tour`)."""
+    return dict(each_heuristic_tour(coords, dist))
+
+
+KINDS = ("", "+2opt", "+oropt")  # nearest neighbour, then 2-opt, then Or-opt, from every start
+_known: OrderedDict[bytes, dict[str, Any]] = OrderedDict()
 _known_lock = threading.Lock()
-KNOWN_SIZE = 512  # tasks whose heuristic tours are kept (a few kB each)
+KNOWN_SIZE = 1024  # tasks whose summary is kept (a few hundred bytes each)
 
 
-def _key(coords: list[list[int]], dist: list[list[int]]) -> tuple:
-    return tuple(map(tuple, coords)), tuple(map(tuple, dist))
+def _key(coords: list[list[int]], dist: list[list[int]]) -> bytes:
+    return hashlib.blake2b(orjson.dumps([coords, dist]), digest_size=16).digest()
 
 
-def remember(coords: list[list[int]], dist: list[list[int]], tours: dict[str, list[int]]) -> None:
-    """Keep every heuristic tour of a task (all of `each_heuristic_tour`, as the generator walked them): the
-    floor, the reward and the baselines that replay these heuristics ask for them again."""
+def remember(coords: list[list[int]], dist: list[list[int]], tours: dict[str, list[int]]) -> dict[str, Any]:
+    """Keep what the floor and the every-start baselines read of a task's heuristic tours (all of
+    `each_heuristic_tour`, e.g. as the generator walked them): the shortest length, and the shortest tour of each
+    kind over every start (the lowest start on a tie)."""
+    n = len(dist)
+    summary: dict[str, Any] = {"floor": min(length(t, dist) for t in tours.values())}
+    for kind in KINDS:
+        summary[kind] = tuple(min((tours[f"nn{k}{kind}"] for k in range(1, n + 1)), key=lambda t: length(t, dist)))
     key = _key(coords, dist)
     with _known_lock:
-        _known[key] = {name: tuple(t) for name, t in tours.items()}
+        _known[key] = summary
         _known.move_to_end(key)
         if len(_known) > KNOWN_SIZE:
             _known.popitem(last=False)
+    return summary
 
 
-def heuristic_tours(coords: list[list[int]], dist: list[list[int]]) -> dict[str, list[int]]:
-    """Every heuristic's tour by name (`each_heuristic_tour`), computed once per process for each task."""
+def _summary(coords: list[list[int]], dist: list[list[int]]) -> dict[str, Any]:
+    """A task's summary (`remember`), the heuristics walked once per process for each task."""
     with _known_lock:
         found = _known.get(_key(coords, dist))
-    if found is None:
-        tours = dict(each_heuristic_tour(coords, dist))
-        remember(coords, dist, tours)
-        return tours
-    return {name: list(t) for name, t in found.items()}
+    return found if found is not None else remember(coords, dist, heuristic_tours(coords, dist))
 
 
 def best_of(coords: list[list[int]], dist: list[list[int]], kind: str) -> list[int]:
     """The shortest of one heuristic over every start (`kind` "" for nearest neighbour, "+2opt" or "+oropt"),
     the lowest start on a tie."""
-    tours = heuristic_tours(coords, dist)
-    return min((tours[f"nn{k}{kind}"] for k in range(1, len(dist) + 1)), key=lambda t: length(t, dist))
+    return list(_summary(coords, dist)[kind])
 
 
 def heuristic_floor(coords: list[list[int]], dist: list[list[int]]) -> int:
     """The shortest length any of the cheap heuristics reaches: the score's zero point."""
-    return min(length(t, dist) for t in heuristic_tours(coords, dist).values())
+    return int(_summary(coords, dist)["floor"])
