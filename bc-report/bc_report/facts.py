@@ -16,10 +16,10 @@ from __future__ import annotations
 import math
 import sys
 from datetime import datetime
-from typing import Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 import msgspec
-from msgspec import UNSET, UnsetType
+from msgspec import UNSET, Meta, UnsetType
 
 from bc_common.records import ROLES, STATUSES
 from bc_common.stamps import stamp_of, stamp_source
@@ -115,9 +115,12 @@ def facts_of(row: dict[str, Any]) -> Facts:
                  row if "seats" in row else None)
 
 
-# The fast path's types: what a usual bc-eval row holds, narrowly; anything else fails the decode (then the line
-# is decoded in full). Absent optional keys take defaults that mean what an absent key means to facts_of.
+# The fast path's types: what a usual bc-eval row holds, narrowly, with check_report_row's ranges as constraints;
+# anything else fails the decode (then the line is decoded in full). Absent optional keys take defaults that mean
+# what an absent key means to facts_of.
 _ABSENT = msgspec.Raw()
+_Tokens = Annotated[int, Meta(ge=0, le=MAX_TOKENS)]
+_Text = Annotated[str, Meta(min_length=1)]
 
 
 class _Object(msgspec.Struct, gc=False):
@@ -164,27 +167,29 @@ class _InteractionTurn(msgspec.Struct, tag_field="type", tag="interaction", gc=F
 
 
 class _Usage(msgspec.Struct, gc=False):
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
+    prompt_tokens: _Tokens | None = None
+    completion_tokens: _Tokens | None = None
 
 
 class _Cost(msgspec.Struct, gc=False):
-    usd: float | None = None
+    usd: Annotated[float, Meta(ge=0, le=MAX_COST)] | None = None
 
 
 class _Timing(msgspec.Struct, gc=False):
-    wall_s: float | None = None
+    wall_s: Annotated[float, Meta(ge=0, le=MAX_SECONDS)] | None = None
     started_at: str | None = None
 
 
 class _NumTurns(msgspec.Struct, gc=False):
-    assistant: int | None = None
+    assistant: Annotated[int, Meta(ge=-2**31, lt=2**31)] | None = None  # the column of assistant turns: C ints
 
 
 _Trajectory = msgspec.defstruct("_Trajectory", [
-    ("id", str), ("task_id", str), ("input", _Input), ("messages", list[_Message]), ("score", float),
+    ("id", _Text), ("task_id", _Text), ("input", _Input), ("messages", list[_Message]),
+    ("score", Annotated[float, Meta(ge=0, le=1)]),
     ("status", Literal[tuple(STATUSES)]),  # type: ignore[misc]
-    ("model", str | None, None), ("sample", int | UnsetType, UNSET), ("success", bool | None, None),
+    ("model", str | None, None), ("sample", Annotated[int, Meta(ge=0, le=MAX_SAMPLE)], 0),
+    ("success", bool | None, None),
     ("turns", list[_ModelTurn | _ToolTurn | _InteractionTurn] | None, None), ("usage", _Usage | None, None),
     ("cost", _Cost | None, None), ("timing", _Timing | None, None), ("num_turns", _NumTurns | None, None),
     ("code_hash", str | None | UnsetType, UNSET), ("data_source", str | None | UnsetType, UNSET),
@@ -197,7 +202,6 @@ _decode = msgspec.json.Decoder(_Trajectory).decode
 _DECODE_ERRORS = (msgspec.DecodeError, msgspec.ValidationError, RuntimeError, ValueError)
 _ORJSON_DEPTH = 1024  # orjson refuses arrays and objects nested deeper
 _DEEP_LINE = 2 * _ORJSON_DEPTH  # the shortest line nested deeper than that is longer than this
-_INT32 = 2**31  # the column of assistant turns holds C ints
 _isfinite = math.isfinite
 _new_tuple = tuple.__new__
 
@@ -215,19 +219,18 @@ def decode_line(line: bytes) -> Facts | None:
             line.decode()  # msgspec skips strings without checking their UTF-8
         except UnicodeDecodeError:
             return None
+    return facts_of_decoded(row)
+
+
+def facts_of_decoded(row: Any) -> Facts | None:
+    """The Facts of a row the narrow types decoded, or None when its line needs the full decode."""
     (rid, task_id, task, messages, score, status, model, sample, success, turns, usage, cost, timing, num_turns,
      code_hash, top_source, seats, top_extra) = msgspec.structs.astuple(row)
-    if not 0 <= score <= 1 or not rid or not task_id or seats or top_extra:
-        return None
-    if sample is UNSET:
-        sample = 0
-    elif not 0 <= sample <= MAX_SAMPLE:
+    if seats or top_extra:
         return None
     assistant = None if num_turns is None else num_turns.assistant
     if assistant is None:
         assistant = sum(1 for m in messages if m.role == "assistant")
-    elif not -_INT32 <= assistant < _INT32:
-        return None
     latencies: list[float] = []
     names: list[str] = []
     errors: list[tuple[str, str]] = []
@@ -250,26 +253,14 @@ def decode_line(line: bytes) -> Facts | None:
             latencies = [x if x is not None and _isfinite(x) else 0.0 for x in latencies]
     prompt_tokens = completion_tokens = 0
     if usage is not None:
-        prompt, completion = usage.prompt_tokens, usage.completion_tokens
-        if prompt is not None:
-            if not 0 <= prompt <= MAX_TOKENS:
-                return None
-            prompt_tokens = prompt
-        if completion is not None:
-            if not 0 <= completion <= MAX_TOKENS:
-                return None
-            completion_tokens = completion
-    usd = math.nan
+        prompt_tokens = usage.prompt_tokens or 0
+        completion_tokens = usage.completion_tokens or 0
+    usd = wall_s = started = math.nan
     if cost is not None and cost.usd is not None:
         usd = cost.usd
-        if not 0 <= usd <= MAX_COST:
-            return None
-    wall_s = started = math.nan
     if timing is not None:
         if timing.wall_s is not None:
             wall_s = timing.wall_s
-            if not 0 <= wall_s <= MAX_SECONDS:
-                return None
         if timing.started_at is not None:
             started = _epoch(timing.started_at)
     source = task.data_source

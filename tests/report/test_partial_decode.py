@@ -275,3 +275,30 @@ def test_random_damage_to_lines_is_refused_or_counted_alike(runs, tmp_path):
             continue
         outcomes["same error" if results[0][0] == "error" else "same counts"] += 1
     assert outcomes["same error"] > 20 and outcomes["same counts"] > 20, outcomes
+
+
+EDGES = [  # each range check_report_row makes, at its bounds and just beyond (the narrow types hold the same bounds)
+    *(f'"sample":{v}' for v in ("0", "1000000000", "1000000001", "-1", "1.0", "true", "99999999999999999999999")),
+    *(f'"num_turns":{{"assistant":{v}}}' for v in ("2147483647", "-2147483648", "null", "1.5")),
+    *(f'"usage":{{"prompt_tokens":{p},"completion_tokens":{c}}}'
+      for p, c in (("0", "1000000000"), ("1000000001", "0"), ("-1", "null"), ("null", "5"), ("1.0", "2"))),
+    *(f'"cost":{{"usd":{v}}}' for v in ("0", "-0.0", "1000000", "1000000.0001", "-1e-300", "null")),
+    *(f'"timing":{{"wall_s":{v}}}' for v in ("0", "10000000", "10000000.5", "-0.0", "null")),
+    *(f'"score":{v}' for v in ("0", "1", "1.0", "-0.0", "1.0000000000000002", "-1e-320", "1e-320")),
+    '"id":""', '"task_id":""', '"id":"\\u00e9"',
+]
+
+
+@pytest.mark.parametrize("edge", EDGES)
+def test_values_at_the_bounds_read_the_same_either_way(tmp_path, edge):
+    row = orjson.loads(b'{"id":"a#0","task_id":"a","input":{},"messages":[],"score":0.5,"status":"completed"}')
+    line = orjson.dumps(row)[:-1] + b"," + edge.encode() + b"}"  # the edge's key last: it wins over the one above
+    path = tmp_path / "edge.jsonl"
+    path.write_bytes(line + b"\n")
+    results = []
+    for partial in (True, False):
+        try:
+            results.append(("ok", _state(_read(path, partial))))
+        except InputError as exc:
+            results.append(("error", str(exc)))
+    assert results[0] == results[1]
