@@ -4,8 +4,9 @@
     view.decode(line)  # {'score': 0.95, 'input': {'data_source': 'bootcamp/arithmetic'}}, or None
 
 msgspec parses the whole line (grammar, escapes, nesting) but builds Python objects only for check_trajectory's
-rules and the keys read; those keys are decoded by orjson from their own bytes, so a filter sees exactly what the
-full decode gives it. msgspec does not check the UTF-8 of the strings it skips, so non-ASCII lines are checked
+rules and the keys read; a key read whole is decoded by orjson from its own bytes, a deeper path or a key that holds
+a scalar by msgspec only where the value is one orjson reads the same (else the line takes the full decode), so a
+filter sees exactly what the full decode gives it. msgspec does not check the UTF-8 of the strings it skips, so non-ASCII lines are checked
 here. One difference from the full decode remains, by design: a number beyond a double's range (`1e400`) in a
 key nothing reads is valid JSON (RFC 8259 leaves the range to the reader) and the line passes as it was read;
 orjson refuses it. msgspec's depth limit is the interpreter's recursion limit: where a program raised that past
