@@ -47,6 +47,7 @@ class Sample:
 
     def __init__(self, cap: int, seed: int):
         self.cap, self.salt = cap, f"{seed}\x1f".encode()
+        self._hasher = hashlib.blake2b(self.salt, digest_size=8)  # the salt hashed once; each key continues a copy
         self.seen = 0
         self._heap: list[tuple[int, str, int, Any]] = []  # (-hash, key, arrival, item): the root is the largest
         # kept hash; the arrival number breaks ties, so two rows never reach a comparison of their dicts
@@ -56,7 +57,9 @@ class Sample:
         self.seen += 1
         if self.cap <= 0:
             return None
-        h = int.from_bytes(hashlib.blake2b(self.salt + key.encode(), digest_size=8).digest(), "little")
+        hasher = self._hasher.copy()  # blake2b(salt + key): the same digest as hashing the two joined
+        hasher.update(key.encode())
+        h = int.from_bytes(hasher.digest(), "little")
         if len(self._heap) < self.cap or -h > self._heap[0][0]:
             return h
         return None
