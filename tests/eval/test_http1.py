@@ -127,7 +127,7 @@ ERRORS = {
     "gzip bomb": ([head(content_length=str(len(gzip.compress(b" " * (8 << 20)))), content_encoding="gzip")
                    + gzip.compress(b" " * (8 << 20))], "response_too_large", 1),
     "dropped mid-answer": ([sized(REPLY)[:40], None], "connection_error", 3),
-    "timeout then ok": ([0.6, sized(REPLY)], None, 2),
+    "timeout then ok": ([1.5, sized(REPLY)], None, 2),
 }
 
 
@@ -136,7 +136,7 @@ def test_errors_and_retries_match_the_aiohttp_path(case):
     answers, kind, attempts = ERRORS[case]
     answers = [(a,) if isinstance(a, bytes) and "dropped" in case else a for a in answers]
     results = [run(answers, plain=plain, retry=RetryPolicy(max_retries=2, base_delay=0.001),
-                   timeout=0.3 if "timeout" in case else 60, max_response_bytes=1 << 20)[0][0]
+                   timeout=0.5 if "timeout" in case else 60, max_response_bytes=1 << 20)[0][0]
                for plain in (True, False)]
     for result in results:
         if kind is None:
