@@ -14,6 +14,7 @@ The author API (what a bootcamp imports; nothing else of bc_common):
     images              images of visual tasks: image parts, PNG, files by hash, size limits
     drawing             text on task pictures, the same pixels on every machine
     seeding             per-record random streams (`RecordRandom`), keyed by every coordinate of a row
+    hashseed            work whose result follows Python's string hash seed, done under PYTHONHASHSEED=0
     config              typed configs from YAML and `--set`: unknown keys and wrong types are errors
     errors              the typed errors and their exit codes
     sandbox             model-written code in bubblewrap: `sandbox_for`, `Limits`, `RunResult` (docs/sandbox.md)
@@ -67,4 +68,5 @@ The commands' shared plumbing:
     cli                 one error path and the exit codes of every command
     cli_options         the flags every tool shares, defined once; numbers checked at parse time
     loopback            an ASGI app served on 127.0.0.1 in a background thread: `serve_in_thread`, `listen`
+    http1               pooled keep-alive HTTP/1.1 on httptools: bc-eval's chat calls, bc-toolserve's forwarding
 """

@@ -15,22 +15,17 @@ import functools
 import inspect
 import io
 import json
-import multiprocessing
-import os
 import random
-import sys
 import warnings
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from bc_common.bootcamp import Group
 from bc_common.errors import ConfigError
+from bc_common.hashseed import fixed_hash_seed
 
 OURS = ("level", "seed", "size")  # the adapter's coordinates and reasoning-core's own; not knobs a user sets
 LEVELS = 5  # groups: default (level 0, the default mix) and level_1 .. level_4 (ratio 0, chosen by name)
-HASH_SEED = "0"  # the hash seed items are made under (see make_item)
 GENERATE_TIMEOUT_S = 60  # reasoning-core's own per-item alarm; an item slower than this is retried by it
 # metadata keys that depend on the machine, the clock or tiktoken's presence, not on the item: dropped from rows
 VOLATILE = ("_time", "_generator_commit", "_prompt_tokens", "_answer_tokens", "_cot_tokens")
@@ -155,13 +150,7 @@ def make_item(name: str, params: dict[str, Any], level: int, seed: int) -> dict[
     reasoning-core iterates sets and dicts of strings while it makes items, so an item follows the hash seed:
     items are made under PYTHONHASHSEED=0, here when this process runs under it, else in one helper process
     started with it (kept for the process's life)."""
-    if not sys.flags.hash_randomization:
-        return _make_here(name, params, level, seed)
-    try:
-        return _worker().submit(_make_here, name, params, level, seed).result()
-    except BrokenProcessPool:  # the helper died (killed, out of memory): one fresh start, then the error stands
-        _WORKER.clear()
-        return _worker().submit(_make_here, name, params, level, seed).result()
+    return fixed_hash_seed(_make_here, name, params, level, seed)
 
 
 def _make_here(name: str, params: dict[str, Any], level: int, seed: int) -> dict[str, Any]:
@@ -176,26 +165,6 @@ def _make_here(name: str, params: dict[str, Any], level: int, seed: int) -> dict
     if answer is not None and not isinstance(answer, (str, int, float, bool)):
         answer = str(answer)  # the reference answers its text form; the generator checks the scorer accepts it
     return {"prompt": str(example.prompt), "answer": answer, "metadata": json.loads(json.dumps(metadata))}
-
-
-_WORKER: dict[int, ProcessPoolExecutor] = {}  # pid -> the helper (a forked child starts its own)
-
-
-def _worker() -> ProcessPoolExecutor:
-    pid = os.getpid()
-    if pid not in _WORKER:
-        _WORKER.clear()
-        saved = os.environ.get("PYTHONHASHSEED")
-        os.environ["PYTHONHASHSEED"] = HASH_SEED  # read by the spawned interpreter at its start
-        try:
-            _WORKER[pid] = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-            _WORKER[pid].submit(int).result()  # started now, while the variable holds
-        finally:
-            if saved is None:
-                del os.environ["PYTHONHASHSEED"]
-            else:
-                os.environ["PYTHONHASHSEED"] = saved
-    return _WORKER[pid]
 
 
 @functools.cache

@@ -26,6 +26,7 @@ from reasoning_gym.factory import CURRICULA, DATASETS
 from bc_common.bootcamp import Group
 from bc_common.config import build_dataclass
 from bc_common.errors import ConfigError
+from bc_common.hashseed import fixed_hash_seed
 
 from . import global_random
 
@@ -316,6 +317,11 @@ def _dataset(name: str, params: dict[str, Any], params_key: str, seed: int, size
     return found
 
 
+# datasets whose items follow Python's string hash seed (they iterate sets of strings; found by making 50 rows of
+# every offered dataset in processes under different PYTHONHASHSEED): made under PYTHONHASHSEED=0, in a helper
+# interpreter when this process runs under another (bc_common.hashseed; bc-gen itself runs under 0)
+HASH_SEEDED = frozenset({"isomorphic_strings", "polynomial_multiplication", "ransom_note", "word_ladder"})
+
 _ITEMS: OrderedDict[tuple[str, str, int, int, int], dict[str, Any]] = OrderedDict()
 ITEMS_CACHED = 256  # some items take seconds to make; the same row asked for twice (dedup, checks) is made once
 
@@ -330,7 +336,7 @@ def entry(name: str, params: dict[str, Any], seed: int, size: int, index: int,
     item = _ITEMS.get(key)
     if item is None:
         try:
-            item = _made(name, params, key)
+            item = fixed_hash_seed(_made, name, params, key) if name in HASH_SEEDED else _made(name, params, key)
         except BaseException:
             _CACHE.pop(key[:4], None)
             raise

@@ -284,3 +284,31 @@ def test_bomb_pattern_finds_what_the_quadratic_one_found_in_linear_time() -> Non
     started = time.process_time()
     assert not reward._BOMB.search("9" * 200_000) and not reward._BOMB.search("**" + " " * 50_000 + "1")
     assert time.process_time() - started < 0.5  # the old pattern: minutes
+
+
+def test_rows_of_the_hash_seeded_datasets_do_not_follow_the_hash_seed(tmp_path) -> None:
+    """Four datasets iterate sets of strings while they make an item. bc-gen runs under PYTHONHASHSEED=0 (it starts
+    itself again under it), and a library caller under another hash seed gets its items from a helper interpreter
+    under 0: the same rows from bc-gen under seed 1, from TaskSet in a process under seed 2 and in this one."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import orjson
+
+    from bc_common.tasks import TaskSet
+    from bootcamps.rg.datasets import HASH_SEEDED
+
+    names = sorted(HASH_SEEDED)
+    script = ("import sys, orjson\nfrom bc_common.tasks import TaskSet\n"
+              f"for name in {names!r}:\n"
+              "    for i in range(3):\n"
+              "        sys.stdout.buffer.write(orjson.dumps(TaskSet('rg/' + name, seed=2)[i]) + b'\\n')\n")
+    library = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300, check=True,
+                             env=dict(os.environ, PYTHONHASHSEED="2")).stdout.splitlines()
+    cli = subprocess.run([str(Path(sys.executable).parent / "bc-gen"), "rg/isomorphic_strings", "-n", "3", "--seed",
+                          "2"], capture_output=True, timeout=300, check=True,
+                         env=dict(os.environ, PYTHONHASHSEED="1")).stdout.splitlines()
+    assert [orjson.loads(line) for line in cli] == [orjson.loads(line) for line in library[:3]]
+    here = [TaskSet(f"rg/{name}", seed=2)[i] for name in names for i in range(3)]
+    assert [orjson.loads(line) for line in library] == here
