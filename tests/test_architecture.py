@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {"bc_gen": "bc-gen", "bc_eval": "bc-eval", "bc_filter": "bc-filter", "bc_train": "bc-train",
          "bc_toolserve": "bc-toolserve", "bc_report": "bc-report"}
 AUTHOR_API = {"bootcamp", "tool", "interaction", "types", "manifest", "answer_blocks", "grids", "safe_eval",
-              "images", "drawing", "seeding", "hashseed", "config", "errors", "sandbox", "code_tools", "function_runner",
+              "images", "drawing", "seeding", "hashseed", "stamps", "config", "errors", "sandbox", "code_tools", "function_runner",
               "sql_runner", "sandboxed_reward", "rubric", "seats", "answer_balance"}
 # bc-train's modules that adapt to verl's internals (a package of steps counts with its sub-modules)
 VERL_ADAPTERS = {"bc_train.agent_loop", "bc_train.verl_tool", "bc_train.sft_dataset", "bc_train.check"}

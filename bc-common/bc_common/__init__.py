@@ -15,6 +15,7 @@ The author API (what a bootcamp imports; nothing else of bc_common):
     drawing             text on task pictures, the same pixels on every machine
     seeding             per-record random streams (`RecordRandom`), keyed by every coordinate of a row
     hashseed            work whose result follows Python's string hash seed, done under PYTHONHASHSEED=0
+    stamps              which code made a row: `code_stamp` (version, folder hash; a key for what a bootcamp caches), `StampMix`
     config              typed configs from YAML and `--set`: unknown keys and wrong types are errors
     errors              the typed errors and their exit codes
     sandbox             model-written code in bubblewrap: `sandbox_for`, `Limits`, `RunResult` (docs/sandbox.md)
@@ -52,7 +53,6 @@ The runtime (tasks, rollout, models, tools):
     identity            a task's ground truth checked against what its verifier declares
     verify_kwargs       the seed's `verify_score` keyword arguments, checked up front
     rollout             one trajectory, turn by turn: `run_trajectory`, `Limits`
-    stamps              which code made a row: `code_stamp` (version, folder hash), `StampMix`
     model               the model protocol of the rollout loop: `Model`, `ModelRequest`, `ModelReply`
     pricing             what tokens cost: `--price IN,OUT` and a small table of hosted models' list prices
     builtin_model       `builtin:reference`, `builtin:noisy`, `builtin:baseline/NAME`
