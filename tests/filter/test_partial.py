@@ -223,6 +223,17 @@ def test_reads_name_the_keys_a_filter_needs():
     assert view.decode(line.replace(b'"status":"completed"', b'"status":"bogus"')) is None
 
 
+@pytest.fixture(autouse=True)
+def default_recursion_limit():
+    """A view hands lines longer than 2 KiB to the full decode while the recursion limit lets the full decode go
+    deeper than orjson (a library imported earlier in the same test process may have raised it): the fast path's
+    tests run at Python's default limit."""
+    saved = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    sys.setrecursionlimit(saved)
+
+
 def test_deep_reads_decode_as_far_as_they_go():
     """A dotted read decodes the keys on its way as objects and its leaf as a scalar; a key read whole covers
     the paths below it; a row whose values the leaves do not take needs the full decode (None)."""
