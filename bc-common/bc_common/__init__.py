@@ -66,6 +66,7 @@ The runtime (tasks, rollout, models, tools):
 
 The commands' shared plumbing:
     cli                 one error path and the exit codes of every command
+    fdlimit             the soft open-file limit raised to the hard one, first thing in every command
     cli_options         the flags every tool shares, defined once; numbers checked at parse time
     loopback            an ASGI app served on 127.0.0.1 in a background thread: `serve_in_thread`, `listen`
     http1               pooled keep-alive HTTP/1.1 on httptools: bc-eval's chat calls, bc-toolserve's forwarding

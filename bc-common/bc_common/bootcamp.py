@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from .config import build_dataclass
+from .errors import GraderUnavailable
 from .interaction import Interaction
 from .manifest import (
     Baseline,
@@ -129,6 +130,8 @@ class RewardCalculator:
             return 0.0
         try:
             score = float(cls._verify_correction(extracted, identity, **kwargs))
+        except GraderUnavailable:  # the grader could not run: not the answer's score (the row becomes an error)
+            raise
         except Exception:
             return 0.0
         score = min(1.0, max(0.0, score))

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 import click
 
 from .errors import BcError, RecordKindError
+from .fdlimit import raise_open_file_limit
 
 
 class ExitCode(NamedTuple):
@@ -175,6 +176,7 @@ class ExitPath:
         if not standalone_mode:
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         prog = prog_name or self.name or "bc"  # type: ignore[attr-defined]
+        raise_open_file_limit()  # a soft limit of 1,024 descriptors is never why a run fails
         sys.exit(run_guarded(lambda: run(args, prog, complete_var, standalone_mode=False, **extra), prog,
                              self.interrupted_note))
 

@@ -97,6 +97,14 @@ class TooManyOperationsError(UnsafeExpressionError):
         self.count, self.limit = count, limit
 
 
+class GraderUnavailable(BcError):
+    """The verifier's own machinery failed (a sandboxed run could not be started: no file descriptors, no
+    process, no uid), not the answer it grades. Never a score: verify_score lets it through, the rollout loop
+    records the row as an error (`grader_unavailable`, rerun with --resume) instead of a reward of 0."""
+
+    exit_code = 1
+
+
 class ToolError(BcError):
     """A tool call that failed; the text goes back to the model, the run goes on."""
 

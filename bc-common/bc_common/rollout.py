@@ -17,6 +17,7 @@ import orjson
 
 from .bootcamp import assistant_texts, final_assistant_text
 from .environment import Environment, identity_of
+from .errors import GraderUnavailable
 from .model import Model, ModelError, ModelReply, ModelRequest
 from .records import task_id as task_id_of
 from .rubric import Judge, grade_rubric, rubric_of
@@ -192,10 +193,14 @@ async def run_trajectory(task: dict[str, Any], sample: int, model: Model, env: E
             except Exception:
                 pass
 
-    if getattr(env.reward, "runs_code", False):  # it waits for a sandbox: let the other trajectories go on
-        score = await asyncio.to_thread(verify_messages, env, state.messages, identity, verify_kwargs or {})
-    else:
-        score = verify_messages(env, state.messages, identity, verify_kwargs or {})
+    try:
+        if getattr(env.reward, "runs_code", False):  # it waits for a sandbox: let the other trajectories go on
+            score = await asyncio.to_thread(verify_messages, env, state.messages, identity, verify_kwargs or {})
+        else:
+            score = verify_messages(env, state.messages, identity, verify_kwargs or {})
+    except GraderUnavailable as exc:  # no grade, not a grade of 0: the row is an error, --resume plays it again
+        score = 0.0
+        status, error = "error", {"type": "grader_unavailable", "message": str(exc), "rollout_status": status}
     rubric = rubric_of(env.reward)
     graded = None
     if rubric is not None:  # the score is the components' weighted mean; a judge failure is the row's typed error
@@ -396,9 +401,12 @@ def _extracted(env: Environment, messages: list[dict[str, Any]]) -> Any:
 
 
 def verify_messages(env: Environment, messages: list[dict[str, Any]], identity: Any, kwargs: dict[str, Any]) -> float:
-    """The verifier's score of a conversation (a failing verifier scores 0); the loop's grade, and --rescore's."""
+    """The verifier's score of a conversation (a failing verifier scores 0; GraderUnavailable, the grader's own
+    failure, goes through); the loop's grade, and --rescore's."""
     try:  # the last assistant message, or all of them for a `grades = "all"` verifier
         return float(env.reward.verify_score(messages, identity, **kwargs))
+    except GraderUnavailable:  # the grader could not run: the caller records no score
+        raise
     except Exception:  # verify_score guards the verifier; this guards a custom override of it
         return 0.0
 

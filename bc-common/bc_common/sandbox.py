@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import fcntl
 import os
 import resource
@@ -35,7 +36,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import BcError
+from .errors import GraderUnavailable
 
 INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; "
                 "Arch: pacman -S bubblewrap), or set BC_SANDBOX=none to run model code with resource limits only "
@@ -48,10 +49,23 @@ SANDBOX_PATH = "/usr/local/bin:/usr/bin:/bin"
 CONCURRENCY_ENV = "BC_SANDBOX_CONCURRENCY"  # runs at once in this process (bc-toolserve worker --sandbox-concurrency)
 
 
-class SandboxUnavailable(BcError):
+class SandboxUnavailable(GraderUnavailable):
     """No sandbox can run here (bubblewrap missing or refused by the kernel) and none was opted out of."""
 
     exit_code = 2
+
+
+class SandboxFailed(GraderUnavailable):
+    """A run could not be started, here and after retries (no file descriptor, no process, no memory to fork): the
+    harness's fault, never the code's, so it is not a result of the code."""
+
+
+class _NotStarted(Exception):
+    """The run's process was never started (safe to try again: nothing of the code ran)."""
+
+
+# pauses between tries to start a run that failed to start (a transient EMFILE, EAGAIN or ENOMEM)
+START_RETRY_PAUSES_S = (0.05, 0.25, 1.0)
 
 
 @dataclass(frozen=True)
@@ -124,18 +138,47 @@ class Sandbox:
         if os.geteuid() == 0 and not _reachable(workspace.parent):  # the workspace itself is handed to the run
             raise SandboxUnavailable(f"the workspace {workspace} is out of reach of the run's user (a folder above "
                                      "it lets no one else in): make it with bc_common.sandbox.workspace()")
+        for pause in (*START_RETRY_PAUSES_S, None):
+            try:
+                return await self._run_once(argv, workspace, limits, stdin, env, read_only)
+            except OSError as exc:  # the harness's own file or process calls, after the start: not the code's doing
+                raise SandboxFailed(f"a sandboxed run failed in the harness: {type(exc).__name__}: {exc}"
+                                    f"{_fd_hint(exc)}") from exc
+            except _NotStarted as exc:
+                if pause is None:
+                    cause = exc.__cause__ or exc
+                    raise SandboxFailed(f"could not start a sandboxed run after {len(START_RETRY_PAUSES_S) + 1} "
+                                        f"tries: {type(cause).__name__}: {cause}{_fd_hint(cause)}") from cause
+                await asyncio.sleep(pause)
+        raise AssertionError("unreachable")
+
+    async def _run_once(self, argv: Sequence[str], workspace: Path, limits: Limits, stdin: bytes,
+                        env: Mapping[str, str] | None, read_only: Sequence[tuple[str, str]]) -> RunResult:
         async with _slot(), _uid_claimed() as uid:
-            if uid is not None:
-                _hand_over(workspace, uid)
-            # bubblewrap runs as the run's uid, which may not reach the paths (a root-only parent folder): it
-            # binds them through descriptors the harness opened
-            fds = [os.open(path, os.O_PATH | os.O_CLOEXEC) for path in [workspace, *(h for h, _ in read_only)]] \
-                if self.isolated else []
+            fds: list[int] = []
+            try:
+                if uid is not None:
+                    _hand_over(workspace, uid)
+                # bubblewrap runs as the run's uid, which may not reach the paths (a root-only parent folder): it
+                # binds them through descriptors the harness opened
+                if self.isolated:
+                    for path in [workspace, *(h for h, _ in read_only)]:
+                        fds.append(os.open(path, os.O_PATH | os.O_CLOEXEC))
+            except OSError as exc:
+                for fd in fds:
+                    os.close(fd)
+                if uid is not None:
+                    _hand_back(workspace)
+                raise _NotStarted() from exc
             try:
                 command = self.wrap(list(argv), workspace, dict(env or {}), read_only, fds)
                 started = time.perf_counter()
                 result = await _execute(command, stdin, limits, uid, cwd=workspace if not fds else Path("/"),
                                         env=self.process_env(workspace, dict(env or {})), pass_fds=fds)
+            except _NotStarted:
+                if uid is not None:
+                    _hand_back(workspace)
+                raise
             finally:
                 for fd in fds:
                     os.close(fd)
@@ -333,16 +376,37 @@ def run_blocking(coro: Coroutine[Any, Any, Any]) -> Any:
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return asyncio.run(coro)
+        return _run_to_end(coro)
 
     def unthrottled() -> Any:
         # the caller's loop is blocked until this returns, so runs it started may hold every slot: waiting for
         # one here would never end
         _LOCAL.unthrottled = True
-        return asyncio.run(coro)
+        return _run_to_end(coro)
 
     with ThreadPoolExecutor(1, thread_name_prefix="bc-sandbox") as pool:
-        return pool.submit(unthrottled).result()
+        try:
+            future = pool.submit(unthrottled)
+        except RuntimeError as exc:  # "can't start new thread"
+            coro.close()
+            raise SandboxFailed(f"no thread for a sandboxed run: {exc}") from exc
+        return future.result()
+
+
+def _run_to_end(coro: Coroutine[Any, Any, Any]) -> Any:
+    """asyncio.run, except that an event loop the system cannot make (no descriptor left) is SandboxFailed."""
+    try:
+        loop = asyncio.new_event_loop()
+    except OSError as exc:
+        coro.close()
+        raise SandboxFailed(f"no event loop for a sandboxed run: {exc}{_fd_hint(exc)}") from exc
+    with asyncio.Runner(loop_factory=lambda: loop) as runner:
+        return runner.run(coro)
+
+
+def _fd_hint(exc: BaseException) -> str:
+    return " (raise the open-file limit: ulimit -n)" if getattr(exc, "errno", None) in (errno.EMFILE,
+                                                                                          errno.ENFILE) else ""
 
 
 # -- concurrency: at most N runs at once in this process --------------------------------------------------------
@@ -402,7 +466,11 @@ async def _slot() -> Any:
 
 @contextlib.asynccontextmanager
 async def _uid_claimed() -> Any:
-    with _claim_uid() as uid:
+    with contextlib.ExitStack() as stack:
+        try:
+            uid = stack.enter_context(_claim_uid())
+        except OSError as exc:  # no descriptor for the lock file or /proc: nothing started yet
+            raise _NotStarted() from exc
         yield uid
 
 
@@ -415,16 +483,21 @@ async def _execute(command: list[str], stdin: bytes, limits: Limits, uid: int | 
         for which, value in ((resource.RLIMIT_CPU, limits.cpu_s), (resource.RLIMIT_AS, limits.memory_mb << 20),
                              (resource.RLIMIT_FSIZE, limits.file_size_mb << 20), (resource.RLIMIT_CORE, 0),
                              (resource.RLIMIT_NOFILE, limits.open_files)):
-            resource.setrlimit(which, (int(value), int(value)))
+            hard = resource.getrlimit(which)[1]  # a limit may only be lowered: the harness's own hard one wins
+            value = int(value) if hard == resource.RLIM_INFINITY else min(int(value), hard)
+            resource.setrlimit(which, (value, value))
         if uid is not None:
             resource.setrlimit(resource.RLIMIT_NPROC, (limits.processes, limits.processes))
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)
 
-    process = await asyncio.create_subprocess_exec(
-        *command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(cwd),
-        preexec_fn=limit_child, env=env, pass_fds=tuple(pass_fds))
+    try:
+        process = await asyncio.create_subprocess_exec(
+            *command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(cwd),
+            preexec_fn=limit_child, env=env, pass_fds=tuple(pass_fds))
+    except (OSError, subprocess.SubprocessError) as exc:  # no pipe, no fork, or the limits could not be set
+        raise _NotStarted() from exc
     budget = _OutputBudget(limits)
     readers = [asyncio.ensure_future(budget.drain(process.stdout, 0, process)),
                asyncio.ensure_future(budget.drain(process.stderr, 1, process)),

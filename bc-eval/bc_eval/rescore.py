@@ -16,7 +16,7 @@ from typing import Any
 
 from bc_common.bootcamp import final_assistant_text
 from bc_common.environment import identity_of
-from bc_common.errors import BcError, InputError
+from bc_common.errors import BcError, GraderUnavailable, InputError
 from bc_common.jsonl import AtomicFile, JsonlWriter, ReadStats, dumps
 from bc_common.locks import OutputLock
 from bc_common.readers import read_records
@@ -123,6 +123,9 @@ def _run(config: Any, environments: Any, summary: RescoreSummary, write: Any) ->
             env = environments.get(source)
         except BcError as exc:  # an unknown or unavailable bootcamp: name the row that needs it
             raise InputError(str(exc), source=rec.source, line=rec.line, field="input.data_source") from None
-        out = rescore_row(row, env, config.verify_kwargs)
+        try:
+            out = rescore_row(row, env, config.verify_kwargs)
+        except GraderUnavailable as exc:  # no grade at all (the output is not written): say which row, and why
+            raise GraderUnavailable(f"{rec.source}:{rec.line}: the verifier could not run: {exc}") from exc
         summary.add(source, str(row["id"]), float(row["score"]), out["score"])
         write(dumps(out))

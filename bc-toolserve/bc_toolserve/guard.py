@@ -17,11 +17,12 @@ answer), and other bytes that arrive after a response count as headers of the ne
 from __future__ import annotations
 
 import logging
-import resource
 import time
 from dataclasses import dataclass
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from bc_common.fdlimit import raise_open_file_limit
 
 log = logging.getLogger("bc_toolserve.guard")
 MAX_HEADER_BYTES = 64 * 1024
@@ -41,14 +42,7 @@ class Limits:
         reserve for the server's own outgoing connections and files."""
         if self.max_connections > 0:
             return self
-        try:
-            soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-            if hard == resource.RLIM_INFINITY or hard > soft:
-                target = 1 << 20 if hard == resource.RLIM_INFINITY else hard
-                resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-                soft = target
-        except (ValueError, OSError):
-            soft = 1024
+        soft = raise_open_file_limit()
         return Limits(max(64, soft - max(256, soft // 10)), self.max_per_client, self.header_timeout)
 
 
