@@ -157,6 +157,17 @@ def test_answering_twice_differently_counts_as_unanswered():
     assert score(code) == 0
 
 
+def test_a_run_cut_by_the_wall_clock_runs_once_more_before_it_counts():
+    """A wall-clock timeout (asleep, or starved by a loaded machine) is tried again in a fresh workspace; a function
+    that really never returns is still unanswered, after two runs."""
+    bubblewrap_or_skip()
+    started = time.perf_counter()
+    run = call_function_blocking("import time\ndef add(a, b):\n    time.sleep(60)\n", "add", INPUTS,
+                                 limits=Limits(wall_s=1, cpu_s=5))
+    assert run.run is not None and run.run.timed_out and not any(run.answered)
+    assert time.perf_counter() - started >= 2 * 1
+
+
 def test_nothing_is_left_running_after_a_function_call():
     bubblewrap_or_skip()
     code = ("import os, time\n# runner-leftover-marker\n"
