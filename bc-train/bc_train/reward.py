@@ -20,6 +20,10 @@ With the default weights (0) the reward is exactly the verifier's score, the usu
 `verify_score` keys in `reward_kwargs` (`format_penalty`, `short_penalty`, `short_threshold`, `think_threshold`,
 `ans_threshold`) and a verifier's own keys are applied by the same code as bc-eval's `--verify-correction-kwargs`
 (`bc_common.verify_kwargs`), so a rollout scores the same in both.
+
+A verifier that cannot run at all (`bc_common.errors.GraderUnavailable`: a sandboxed run the machine could not
+start after its retries) raises here rather than hand verl a reward of 0 that no answer earned: training stops
+with the cause (`ulimit -n`, no process left) instead of learning from it.
 """
 from __future__ import annotations
 
