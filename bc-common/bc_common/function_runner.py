@@ -16,12 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .sandbox import Limits, RunResult, Sandbox, python_executable, run_blocking, sandbox_for
+from .sandbox import (
+    WALL_CLOCK_TRIES,
+    Limits,
+    RunResult,
+    Sandbox,
+    python_executable,
+    run_blocking,
+    sandbox_for,
+)
 
 MAX_CODE_CHARS = 64 * 1024
-# a run cut by the wall clock (not by its CPU limit: that kills a busy loop long before) was asleep or starved by a
-# loaded machine; it runs once more in a fresh workspace before it counts, so load never fails a correct function
-TIMEOUT_TRIES = 2
 MAX_LINE_CHARS = 4 << 20
 
 RUNNER = r'''
@@ -74,12 +79,12 @@ def normalised(value: Any) -> Any:
 async def call_function(code: str, entry: str, inputs: list[list[Any]], *, limits: Limits,
                         sandbox: Sandbox | None = None) -> FunctionRun:
     """Run `entry(*args)` for each of `inputs` on `code` in a fresh sandbox workspace (twice when the first run
-    is cut by the wall clock: TIMEOUT_TRIES)."""
+    is cut by the wall clock: WALL_CLOCK_TRIES)."""
     if len(code) > MAX_CODE_CHARS:
         return FunctionRun([None] * len(inputs), [False] * len(inputs), load_error="the code is too long")
     box = sandbox or sandbox_for()
     payload = json.dumps({"code": code, "entry": entry, "inputs": inputs}).encode()
-    for tries_left in range(TIMEOUT_TRIES - 1, -1, -1):
+    for tries_left in range(WALL_CLOCK_TRIES - 1, -1, -1):
         with tempfile.TemporaryDirectory(prefix="bc-fn-") as folder:
             result = await box.run([python_executable(), "-I", "-S", "-c", RUNNER], workspace=Path(folder),
                                    limits=limits, stdin=payload)

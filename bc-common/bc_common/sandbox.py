@@ -66,6 +66,10 @@ class _NotStarted(Exception):
 
 # pauses between tries to start a run that failed to start (a transient EMFILE, EAGAIN or ENOMEM)
 START_RETRY_PAUSES_S = (0.05, 0.25, 1.0)
+# runs a verifier makes of a graded answer when the wall clock cuts one (not its CPU limit: that kills a busy loop
+# long before): a run that slept, or a machine too loaded to run it, gets one more try on fresh state before the
+# timeout counts, so load never fails a correct answer (function_runner, sql_runner, shell_workspace)
+WALL_CLOCK_TRIES = 2
 
 
 @dataclass(frozen=True)
