@@ -147,16 +147,20 @@ class Master:
         released = body.get("released") or []
         if not isinstance(released, list):
             raise ApiError(400, "bad_request", "released must be a list of instance ids")
+        incarnations = body.get("incarnations")  # absent from an older worker: then the id alone decides
+        if incarnations is None:
+            incarnations = [None] * len(released)
+        elif not isinstance(incarnations, list) or len(incarnations) != len(released):
+            raise ApiError(400, "bad_request", "incarnations must be a list as long as released")
         info = self.membership.heartbeat(worker_id, body.get("calls")) if isinstance(worker_id, str) else None
         if info is None:
             late = self.membership.workers.get(worker_id) if isinstance(worker_id, str) else None
             if late is not None and late.alive:  # its heartbeat came after the deadline: dead, as if swept
                 self.calls.declare_dead(late, "heartbeat too late")
             raise ApiError(404, "unknown_worker", "unknown or dead worker: register again")
-        for instance_id in released:
-            placement = self.table.get(instance_id) if isinstance(instance_id, str) else None
-            if placement is not None and placement.worker_id == worker_id:
-                self.table.drop(instance_id)
+        for instance_id, incarnation in zip(released, incarnations):
+            if isinstance(instance_id, str):
+                self.table.drop_released(instance_id, worker_id, incarnation if isinstance(incarnation, str) else None)
         return json_response({"ok": True})
 
     # --- tool calls ------------------------------------------------------------------------------------

@@ -43,15 +43,18 @@ async def stay_registered(worker: Worker, master_url: str, self_url: str, token:
                     log.info("worker %r registered with %s as %s", worker.settings.worker_id, master_url, self_url)
                     continue
                 await asyncio.sleep(interval)
-                released = list(worker.released)
-                body = {"worker_id": worker.settings.worker_id, "calls": worker.calls, "released": released}
+                released = dict(worker.released)
+                body = {"worker_id": worker.settings.worker_id, "calls": worker.calls, "released": list(released),
+                        "incarnations": list(released.values())}
                 async with session.post(f"{master_url}/_workers/heartbeat", data=orjson.dumps(body)) as resp:
                     await resp.read()
                     if resp.status == 404:
                         registered = False
                         log.warning("master does not know worker %r: registering again", worker.settings.worker_id)
                     elif resp.status == 200:
-                        worker.released.difference_update(released)
+                        for instance_id, incarnation in released.items():  # unless released again meanwhile
+                            if worker.released.get(instance_id) == incarnation:
+                                del worker.released[instance_id]
                         worker.suspect, failures = False, 0
             except asyncio.CancelledError:
                 raise

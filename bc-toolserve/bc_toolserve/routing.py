@@ -13,6 +13,7 @@ class Placement:
     tool: str
     worker_id: str
     ready: bool = False  # False while the worker's create is in flight
+    incarnation: str | None = None  # the worker's name for this create of the id (None: adopted, or an old worker)
 
 
 class InstanceTable:
@@ -36,8 +37,21 @@ class InstanceTable:
         self.load[worker_id] += 1
         self.lost.pop(instance_id, None)
 
-    def confirm(self, instance_id: str) -> None:
-        self.placements[instance_id].ready = True
+    def confirm(self, instance_id: str, incarnation: str | None = None) -> None:
+        placement = self.placements[instance_id]
+        placement.ready, placement.incarnation = True, incarnation
+
+    def drop_released(self, instance_id: str, worker_id: str, incarnation: str | None) -> bool:
+        """A worker reports `instance_id` released or reaped: drop its placement if it is that one. A create in
+        flight, or a confirmed create of another incarnation, is newer than the report (the heartbeat was built
+        before the id was created again) and stays."""
+        placement = self.placements.get(instance_id)
+        if placement is None or placement.worker_id != worker_id or not placement.ready:
+            return False
+        if incarnation is not None and placement.incarnation not in (None, incarnation):
+            return False
+        self.drop(instance_id)
+        return True
 
     def drop(self, instance_id: str) -> Placement | None:
         placement = self.placements.pop(instance_id, None)

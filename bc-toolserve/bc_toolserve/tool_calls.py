@@ -143,7 +143,7 @@ class CallRouter:
             if status != 200:
                 self.table.drop(instance_id)
                 return JSONBytes(data, status)
-            self.table.confirm(instance_id)
+            self.table.confirm(instance_id, _incarnation(data))
             return json_response({"instance_id": instance_id, "worker_id": worker.worker_id,
                                   "worker_url": worker.url})
         raise ApiError(503, "no_worker", f"no live worker serves tool {tool!r}")
@@ -256,3 +256,12 @@ def _error_type(body: bytes) -> str:
         return str(orjson.loads(body)["error"]["type"])
     except Exception:
         return "unknown"
+
+
+def _incarnation(body: bytes) -> str | None:
+    """The incarnation a worker's create answer names (None from an older worker)."""
+    try:
+        incarnation = orjson.loads(body).get("incarnation")
+    except Exception:
+        return None
+    return incarnation if isinstance(incarnation, str) else None

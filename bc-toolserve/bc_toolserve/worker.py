@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 import uuid
@@ -56,6 +57,7 @@ class WorkerSettings:
 class Instance:
     tool: str
     tool_instance_id: str  # the id the tool returned from create (usually the same)
+    incarnation: str = ""  # this create of the id, unique across workers and restarts (an id can be created again)
     last_used: float = field(default_factory=time.monotonic)
 
 
@@ -80,7 +82,11 @@ class Worker:
         self.tools = self.runtime.tools
         self.settings = settings
         self.instances: dict[str, Instance] = {}
-        self.released: set[str] = set()  # released or reaped since the last heartbeat
+        # id -> incarnation released or reaped since the last heartbeat: the master drops its placement only if it
+        # is that incarnation (a heartbeat sent before the id was created again must not drop the new one)
+        self.released: dict[str, str] = {}
+        self._boot = uuid.uuid4().hex[:12]
+        self._creates = itertools.count(1)
         self.calls = 0
         self.metrics = Metrics()
         self.background: list[Callable[[], Awaitable[None]]] = []
@@ -146,7 +152,8 @@ class Worker:
 
     async def exists(self, request: Request) -> Response:
         body = await read_json(request, 4096, self.settings.body_timeout)
-        return json_response({"exists": check_instance_id(body.get("instance_id")) in self.instances})
+        inst = self.instances.get(check_instance_id(body.get("instance_id")))
+        return json_response({"exists": inst is not None, "incarnation": inst.incarnation if inst else None})
 
     async def tool_call(self, request: Request) -> Response:
         return await self.call(request.path_params["tool"], request.path_params["op"], request.scope,
@@ -192,9 +199,10 @@ class Worker:
         if instance_id in self.instances:
             raise ApiError(409, "conflict", f"instance {instance_id!r} already exists")
         kwargs = create_kwargs(body)
-        self.released.discard(instance_id)
+        self.released.pop(instance_id, None)
         # reserve first: a concurrent create of the same id must see the conflict
-        self.instances[instance_id] = Instance(tool, instance_id)
+        incarnation = f"{self._boot}-{next(self._creates)}"
+        self.instances[instance_id] = Instance(tool, instance_id, incarnation)
         try:
             returned = await self.tools[tool].create(instance_id, **kwargs)
         except TypeError as exc:
@@ -207,7 +215,7 @@ class Worker:
             self.instances.pop(instance_id, None)
             raise ApiError(500, "tool_exception", f"{tool}.create failed: {type(exc).__name__}") from None
         self.instances[instance_id].tool_instance_id = returned if isinstance(returned, str) else instance_id
-        return {"instance_id": instance_id, "worker_id": self.settings.worker_id}
+        return {"instance_id": instance_id, "worker_id": self.settings.worker_id, "incarnation": incarnation}
 
     async def _execute(self, tool: str, body: dict[str, Any]) -> dict[str, Any]:
         instance_id, inst = self._instance(tool, body)
@@ -248,7 +256,7 @@ class Worker:
             inst = self.instances.get(instance_id)
             if inst is None or inst.tool != tool_or_id:
                 return {"released": False}
-            self.released.add(instance_id)  # the master drops its placement on the next heartbeat
+            self.released[instance_id] = inst.incarnation  # the master drops its placement on the next heartbeat
         inst = self.instances.pop(instance_id, None)
         if inst is None:
             return {"released": False}
@@ -263,8 +271,8 @@ class Worker:
         while True:
             await asyncio.sleep(min(30.0, max(0.2, ttl / 4)))
             cutoff = time.monotonic() - ttl
-            for instance_id in [i for i, inst in self.instances.items() if inst.last_used < cutoff]:
+            for instance_id, inst in [(i, inst) for i, inst in self.instances.items() if inst.last_used < cutoff]:
                 if (await self._release(instance_id))["released"]:
-                    self.released.add(instance_id)
+                    self.released[instance_id] = inst.incarnation
             if self.released:
                 log.info("reaped idle instances (ttl %gs); %d to report", ttl, len(self.released))

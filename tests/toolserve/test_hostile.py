@@ -262,13 +262,61 @@ def test_concurrent_creates_of_one_id_have_exactly_one_winner(hostile_cluster):
             instance_id = f"race-{round_}"
             status, answer = c.op("create", {"instance_id": instance_id})
             assert status == 200
-            call(f"{answer['worker_url']}/count/release", {"instance_id": instance_id})
+            release_directly(answer["worker_url"], instance_id)
             results = list(pool.map(lambda _, i=instance_id: c.op("create", {"instance_id": i}), range(12)))
             statuses = sorted(r[0] for r in results)
             assert statuses == [200] + [409] * 11, (round_, statuses)
             assert c.op("release", {"instance_id": instance_id}) == (200, {"released": True})
     assert c.health()["instances"]["total"] == 0 or wait_for(
         lambda: c.health()["instances"]["total"] == 0, 10, "no orphan placements")
+
+
+def release_directly(worker_url: str, instance_id: str) -> None:
+    """Release on the worker as RemoteTool does; a worker whose loop stalled past the heartbeat deadline (a loaded
+    machine) refuses direct calls with a retryable 503 until it has registered again: retry then, as a client would."""
+    def released():
+        status, answer = call(f"{worker_url}/count/release", {"instance_id": instance_id})
+        assert status in (200, 503), (status, answer)
+        return status == 200 and answer == {"released": True}
+
+    wait_for(released, 20, f"direct release of {instance_id!r}")
+
+
+def worker_heartbeat(c, worker_id: str, released: list, incarnations: list | None):
+    body = {"worker_id": worker_id, "calls": 0, "released": released}
+    if incarnations is not None:
+        body["incarnations"] = incarnations
+    return call(f"{c.url}/_workers/heartbeat", body)
+
+
+def test_a_heartbeat_built_before_an_id_was_created_again_keeps_the_new_instance(hostile_cluster):
+    """A worker reports a direct release with its next heartbeat; if the id is created again before that heartbeat
+    arrives (built earlier, slow on the wire), the report names the old incarnation and the new placement stays."""
+    c = hostile_cluster
+    instance_id = "stale-heartbeat"
+    status, first = c.op("create", {"instance_id": instance_id})
+    assert status == 200
+    old = call(f"{first['worker_url']}/_instances/exists", {"instance_id": instance_id})[1]["incarnation"]
+    release_directly(first["worker_url"], instance_id)
+    status, again = c.op("create", {"instance_id": instance_id})
+    assert status == 200
+    new = call(f"{again['worker_url']}/_instances/exists", {"instance_id": instance_id})[1]
+    assert new["exists"] and new["incarnation"] != old
+    owner = again["worker_id"]
+    # the stale report, as the new owner's heartbeat (the owner may be another worker: ids are its own either way)
+    assert worker_heartbeat(c, owner, [instance_id], [old]) == (200, {"ok": True})
+    assert c.op("execute", {"instance_id": instance_id, "parameters": {"step": 4}})[0] == 200
+    assert worker_heartbeat(c, first["worker_id"], [instance_id], [old]) == (200, {"ok": True})
+    assert c.op("execute", {"instance_id": instance_id, "parameters": {"step": 1}})[1]["text"] == "5"
+    # malformed incarnations are refused whole, before any drop
+    for bad in ([], [old, old], "x"):
+        status, answer = worker_heartbeat(c, owner, [instance_id], bad)
+        assert (status, answer["error"]["type"]) == (400, "bad_request"), bad
+    # the report of this very incarnation drops the placement (the master answers 404, not 410)
+    assert worker_heartbeat(c, owner, [instance_id], [new["incarnation"]]) == (200, {"ok": True})
+    status, answer = c.op("execute", {"instance_id": instance_id, "parameters": {"step": 1}})
+    assert (status, answer["error"]["type"]) == (404, "unknown_instance")
+    release_directly(again["worker_url"], instance_id)
 
 
 def test_remote_tool_release_and_calls_on_unknown_ids(hostile_cluster, monkeypatch):
