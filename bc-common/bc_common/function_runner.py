@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from .sandbox import (
-    WALL_CLOCK_TRIES,
     Limits,
     RunResult,
     Sandbox,
     python_executable,
+    retry_wall_clock_cut,
     run_blocking,
     sandbox_for,
 )
@@ -84,13 +84,13 @@ async def call_function(code: str, entry: str, inputs: list[list[Any]], *, limit
         return FunctionRun([None] * len(inputs), [False] * len(inputs), load_error="the code is too long")
     box = sandbox or sandbox_for()
     payload = json.dumps({"code": code, "entry": entry, "inputs": inputs}).encode()
-    for tries_left in range(WALL_CLOCK_TRIES - 1, -1, -1):
+
+    async def attempt() -> RunResult:
         with tempfile.TemporaryDirectory(prefix="bc-fn-") as folder:
-            result = await box.run([python_executable(), "-I", "-S", "-c", RUNNER], workspace=Path(folder),
-                                   limits=limits, stdin=payload)
-        if not result.timed_out or not tries_left:
-            break
-    return parse_outputs(result, len(inputs))
+            return await box.run([python_executable(), "-I", "-S", "-c", RUNNER], workspace=Path(folder),
+                                 limits=limits, stdin=payload)
+
+    return parse_outputs(await retry_wall_clock_cut(attempt), len(inputs))
 
 
 def call_function_blocking(code: str, entry: str, inputs: list[list[Any]], *, limits: Limits,

@@ -30,13 +30,15 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import GraderUnavailable
+
+T = TypeVar("T")
 
 INSTALL_HINT = ("install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; "
                 "Arch: pacman -S bubblewrap), or set BC_SANDBOX=none to run model code with resource limits only "
@@ -372,6 +374,17 @@ def _version(binary: str) -> str:
     except (OSError, subprocess.SubprocessError):
         return ""
     return out.strip().rpartition(" ")[2]
+
+
+async def retry_wall_clock_cut(attempt: Callable[[], Awaitable[T]],
+                                cut: Callable[[T], bool] = lambda result: result.timed_out) -> T:
+    """`attempt()` (one run on fresh state: a new workspace, a read-only input) until a run is not cut by the wall
+    clock, WALL_CLOCK_TRIES runs at most; the last one's result. `cut` says whether a result was cut."""
+    for tries_left in range(WALL_CLOCK_TRIES - 1, -1, -1):
+        result = await attempt()
+        if not tries_left or not cut(result):
+            return result
+    raise AssertionError("unreachable: WALL_CLOCK_TRIES >= 1")
 
 
 def run_blocking(coro: Coroutine[Any, Any, Any]) -> Any:

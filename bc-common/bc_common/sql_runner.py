@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from .sandbox import (
-    WALL_CLOCK_TRIES,
     Limits,
     RunResult,
     Sandbox,
     make_workspace,
     python_executable,
     remove_workspace,
+    retry_wall_clock_cut,
     sandbox_for,
 )
 
@@ -105,11 +105,9 @@ async def run_query(data: Path, query: str, *, max_rows: int, limits: Limits, sa
         database = "/data/db.sqlite" if box.isolated else str(data / "db.sqlite")
         argv = [python_executable(), "-I", "-S", "-c", RUNNER, str(max_rows), str(max(0.5, limits.cpu_s * 0.8)),
                 database]
-        for tries_left in range(WALL_CLOCK_TRIES - 1, -1, -1):  # the database is read-only: a second run is safe
-            result = await box.run(argv, workspace=folder, limits=limits, stdin=query.encode(),
-                                   read_only=[(str(data), "/data")] if box.isolated else [])
-            if not result.timed_out or not tries_left:
-                break
+        result = await retry_wall_clock_cut(  # the database is read-only: a second run is safe
+            lambda: box.run(argv, workspace=folder, limits=limits, stdin=query.encode(),
+                            read_only=[(str(data), "/data")] if box.isolated else []))
     finally:
         if own:
             remove_workspace(folder)

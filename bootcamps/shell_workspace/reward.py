@@ -9,7 +9,15 @@ from typing import Any, ClassVar
 
 from bc_common.answer_blocks import last_code_block
 from bc_common.code_tools import read_tree, write_tree
-from bc_common.sandbox import WALL_CLOCK_TRIES, Limits, make_workspace, remove_workspace, sandbox_for
+from bc_common.sandbox import (
+    Limits,
+    RunResult,
+    make_workspace,
+    remove_workspace,
+    retry_wall_clock_cut,
+    run_blocking,
+    sandbox_for,
+)
 from bc_common.sandboxed_reward import SandboxedReward
 
 from .chore import same_state
@@ -27,16 +35,17 @@ def graded(script: str, chore: str, params: str, seed: int, size: str) -> float:
     task = BY_KEY[chore]
     before = build_tree(seed, size)
     want = task.apply(before, json.loads(params))
-    for tries_left in range(WALL_CLOCK_TRIES - 1, -1, -1):  # a fresh copy of the workspace each time
+
+    async def attempt() -> tuple[RunResult, Any]:  # a fresh copy of the workspace each time
         folder = make_workspace(prefix="bc-shellgrade-")
         try:
             write_tree(folder, before)
-            run = sandbox_for().run_blocking(["/bin/sh", "-c", script], workspace=folder, limits=LIMITS)
-            got = read_tree(folder)
+            run = await sandbox_for().run(["/bin/sh", "-c", script], workspace=folder, limits=LIMITS)
+            return run, read_tree(folder)
         finally:
             remove_workspace(folder)
-        if not run.timed_out or not tries_left:
-            break
+
+    run, got = run_blocking(retry_wall_clock_cut(attempt, cut=lambda outcome: outcome[0].timed_out))
     if run.timed_out or got is None:  # a script that never ends, or floods the folder, has no final state
         return 0.0
     return float(same_state(got, want, task.modes(before, want)))
