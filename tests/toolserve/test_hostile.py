@@ -245,7 +245,7 @@ def test_execute_after_a_direct_release_is_404_not_410(hostile_cluster):
     c = hostile_cluster
     status, answer = c.op("create", {"instance_id": "gone-direct"})
     assert status == 200
-    assert call(f"{answer['worker_url']}/count/release", {"instance_id": "gone-direct"}) == (200, {"released": True})
+    release_directly(answer["worker_url"], "gone-direct")
     for op, body in (("execute", {"parameters": {"step": 1}}), ("calc_reward", {})):
         status, answer = c.op(op, {"instance_id": "gone-direct", **body})
         assert (status, answer["error"]["type"]) == (404, "unknown_instance"), op
