@@ -18,9 +18,9 @@ $(VENV)/.installed: pyproject.toml setup.py
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance), and the mcp extra
 # (bc-toolserve's MCP endpoint and its tests).
 setup-verl: setup
-	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,reasoning-gym,reasoning-core,textarena,openspiel,puzzles,symbolic,mcp,tokens,ray]'
+	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,report-schema,reasoning-gym,reasoning-core,textarena,openspiel,puzzles,symbolic,mcp,tokens,ray]'
 
-# bc-report's plotting libraries (Altair, vl-convert, numpy; ~100 MB): the demo ends with a report
+# bc-report's plotting libraries (vl-convert, numpy): the demo ends with a report
 setup-report: $(VENV)/.installed-report
 
 $(VENV)/.installed-report: $(VENV)/.installed

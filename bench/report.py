@@ -21,7 +21,6 @@ from pathlib import Path
 import orjson
 
 try:
-    import altair  # noqa: F401
     import vl_convert  # noqa: F401
 except ImportError:  # `make bench` installs the core only
     print("bench/report.py: skipped (needs the report extra: pip install 'bootcamp-harness[report]')")

@@ -1,21 +1,26 @@
-"""The report's plots as Vega-Lite specs built with Altair, from data aggregated here (bins, means, intervals),
-so a spec stays a few kilobytes whatever the number of trajectories. Each chart is rendered in the page by
-vega-embed; record text (bootcamp, group, tool names) only ever enters a spec as data values."""
+"""The report's plots as Vega-Lite specs (plain dicts of the Vega-Lite JSON schema, checked against it in the tests),
+from data aggregated here (bins, means, intervals), so a spec stays a few kilobytes whatever the number of
+trajectories. Each chart is rendered in the page by vega-embed; record text (bootcamp, group, tool names) only ever
+enters a spec as data values."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import altair as alt
 import numpy as np
 
 from .analysis import Columns, Level, ToolRow
 from .compare import Comparison
 
+VEGA_LITE = "6.4.1"  # the Vega-Lite the specs are written for; page.vega_bundle embeds its minor (v6_4)
+SCHEMA_URL = f"https://vega.github.io/schema/vega-lite/v{VEGA_LITE}.json"
 WIDE, NARROW, HEIGHT = 760, 230, 200
 SCORE_BINS = ["0", "0–0.1", "0.1–0.2", "0.2–0.3", "0.3–0.4", "0.4–0.5", "0.5–0.6", "0.6–0.7", "0.7–0.8",
               "0.8–0.9", "0.9–1", "1"]
+_TYPES = {"N": "nominal", "O": "ordinal", "Q": "quantitative"}
+_TOP_LEGEND = {"orient": "top"}
+_PERCENT = {"format": "%"}
 
 
 @dataclass
@@ -28,14 +33,31 @@ class Chart:
     spec: dict[str, Any]
 
 
-def _spec(chart: alt.TopLevelMixin) -> dict[str, Any]:
-    return chart.configure_view(stroke=None).configure_axis(labelLimit=180).to_dict(validate=False)
+def _spec(chart: dict[str, Any]) -> dict[str, Any]:
+    """A top-level spec: the schema, the page's view and axis settings (no frame, long labels) and `chart`."""
+    return {"$schema": SCHEMA_URL, "config": {"axis": {"labelLimit": 180}, "view": {
+        "continuousHeight": 300, "continuousWidth": 300, "stroke": None}}, **chart}
 
 
-def _tips(*fields: str | alt.Tooltip) -> list[alt.Tooltip]:
-    """Tooltip channels from shorthand text ("run:N") or channel objects. Channels are passed as objects throughout:
-    Altair parses a text one by rebuilding its table of every schema class (~10 ms each)."""
-    return [alt.Tooltip(f) if isinstance(f, str) else f for f in fields]
+def _ch(shorthand: str, **props: Any) -> dict[str, Any]:
+    """An encoding channel from Vega-Lite's shorthand "field:T" (T: N, O or Q; none for x2/y2) and its properties."""
+    field, _, kind = shorthand.partition(":")
+    return {"field": field, "type": _TYPES[kind], **props} if kind else {"field": field, **props}
+
+
+def _tips(*fields: str | dict[str, Any]) -> list[dict[str, Any]]:
+    """Tooltip channels from shorthand text ("run:N") or channel dicts."""
+    return [_ch(f) if isinstance(f, str) else f for f in fields]
+
+
+def _chart(rows: list[dict[str, Any]], mark: dict[str, Any], encoding: dict[str, Any], **props: Any) -> dict[str, Any]:
+    return {"data": {"values": rows}, "mark": mark, "encoding": encoding, **props}
+
+
+def _facet_by_bootcamp(rows: list[dict[str, Any]], spec: dict[str, Any]) -> dict[str, Any]:
+    """`spec` (without data) once per bootcamp, three to a row, over the shared `rows`."""
+    return {"data": {"values": rows}, "facet": {"field": "bootcamp", "title": None, "type": "nominal"},
+            "columns": 3, "spec": spec}
 
 
 def _series(cols: Columns, bootcamp: str, many_runs: bool) -> str:
@@ -57,16 +79,16 @@ def score_distribution(runs: Sequence[Columns]) -> Chart:
             counts = np.bincount(bins[mask], minlength=12)
             total = int(counts.sum())
             rows += [{"run": cols.run.label, "bootcamp": bootcamp, "bin": SCORE_BINS[i], "count": int(n),
-                      "share": n / total} for i, n in enumerate(counts)]
-    base = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
-        x=alt.X("bin:O", sort=SCORE_BINS, title="score"), xOffset=alt.XOffset("run:N"),
-        y=alt.Y("share:Q", title="share of trajectories", axis=alt.Axis(format="%")),
-        color=alt.Color("run:N", legend=alt.Legend(orient="top") if len(runs) > 1 else None),
-        tooltip=_tips("run:N", "bootcamp:N", "bin:O", "count:Q", alt.Tooltip("share:Q", format=".1%")),
-    ).properties(width=NARROW, height=150)
+                      "share": float(n / total)} for i, n in enumerate(counts)]
+    bars = {"mark": {"type": "bar"}, "encoding": {
+        "x": _ch("bin:O", sort=SCORE_BINS, title="score"), "xOffset": _ch("run:N"),
+        "y": _ch("share:Q", title="share of trajectories", axis=_PERCENT),
+        "color": _ch("run:N", legend=_TOP_LEGEND if len(runs) > 1 else None),
+        "tooltip": _tips("run:N", "bootcamp:N", "bin:O", "count:Q", _ch("share:Q", format=".1%"))},
+        "width": NARROW, "height": 150}
     return Chart("plot-score-dist", "Score distribution by bootcamp",
                  "Share of each bootcamp's trajectories per score bin; 0 and 1 are bars of their own.",
-                 _spec(base.facet(facet=alt.Facet("bootcamp:N", title=None), columns=3)))
+                 _spec(_facet_by_bootcamp(rows, bars)))
 
 
 def score_by_group(group_levels: Sequence[Level], baseline_levels: Sequence[Level] = ()) -> Chart:
@@ -76,26 +98,28 @@ def score_by_group(group_levels: Sequence[Level], baseline_levels: Sequence[Leve
     # baselines ride in the same data (a facet needs one data set), told apart by their `baseline` field
     marks = [{"run": None, "baseline": lv.run, "bootcamp": lv.bootcamp, "group": lv.group, "n": lv.n,
               "mean": lv.estimates["mean_score"].value} for lv in baseline_levels if lv.estimates]
-    data = alt.Chart(alt.Data(values=rows + marks))
-    runs = data.transform_filter("datum.baseline === null")
-    enc = {"x": alt.X("group:N", title="group"), "xOffset": alt.XOffset("run:N"), "color": alt.Color("run:N")}
-    tip = _tips("run:N", "bootcamp:N", "group:N", "n:Q", "tasks:Q", alt.Tooltip("mean:Q", format=".3f"),
-                alt.Tooltip("lo:Q", format=".3f", title="95% CI low"),
-                alt.Tooltip("hi:Q", format=".3f", title="95% CI high"))
-    points = runs.mark_point(filled=True, size=70).encode(
-        y=alt.Y("mean:Q", title="mean score", scale=alt.Scale(domain=[0, 1])), tooltip=tip, **enc)
-    bars = runs.mark_rule(strokeWidth=2).encode(y=alt.Y("lo:Q"), y2=alt.Y2("hi:Q"), tooltip=tip, **enc)
-    layers = [bars, points]
+    runs_only = [{"filter": "datum.baseline === null"}]
+    tip = _tips("run:N", "bootcamp:N", "group:N", "n:Q", "tasks:Q", _ch("mean:Q", format=".3f"),
+                _ch("lo:Q", format=".3f", title="95% CI low"), _ch("hi:Q", format=".3f", title="95% CI high"))
+
+    def encoding(**channels: Any) -> dict[str, Any]:
+        return {"x": _ch("group:N", title="group"), "xOffset": _ch("run:N"), "color": _ch("run:N"), **channels,
+                "tooltip": tip}
+
+    layers = [
+        {"mark": {"type": "rule", "strokeWidth": 2}, "encoding": encoding(y=_ch("lo:Q"), y2=_ch("hi")),
+         "transform": runs_only},
+        {"mark": {"type": "point", "filled": True, "size": 70},
+         "encoding": encoding(y=_ch("mean:Q", title="mean score", scale={"domain": [0, 1]})), "transform": runs_only}]
     caption = "Points are mean scores; bars their 95% bootstrap intervals (tasks resampled)."
     if marks:  # baselines as grey reference ticks across each group's column
-        layers.append(data.transform_filter("datum.baseline !== null").mark_tick(
-            color="#777", thickness=2, size=28).encode(
-            x=alt.X("group:N", title="group"), y=alt.Y("mean:Q"), detail=alt.Detail("baseline:N"),
-            tooltip=_tips("baseline:N", "bootcamp:N", "group:N", "n:Q", alt.Tooltip("mean:Q", format=".3f"))))
+        layers.append({"mark": {"type": "tick", "color": "#777", "thickness": 2, "size": 28}, "encoding": {
+            "x": _ch("group:N", title="group"), "y": _ch("mean:Q"), "detail": _ch("baseline:N"),
+            "tooltip": _tips("baseline:N", "bootcamp:N", "group:N", "n:Q", _ch("mean:Q", format=".3f"))},
+            "transform": [{"filter": "datum.baseline !== null"}]})
         caption += " Grey ticks: the baseline runs' mean scores (--baseline)."
-    chart = alt.layer(*layers).properties(width=NARROW, height=HEIGHT)
     return Chart("plot-score-group", "Mean score by difficulty group", caption,
-                 _spec(chart.facet(facet=alt.Facet("bootcamp:N", title=None), columns=3)))
+                 _spec(_facet_by_bootcamp(rows + marks, {"layer": layers, "width": NARROW, "height": HEIGHT})))
 
 
 def _count_rows(runs: Sequence[Columns], column: str) -> list[dict[str, Any]]:
@@ -107,17 +131,17 @@ def _count_rows(runs: Sequence[Columns], column: str) -> list[dict[str, Any]]:
             picked = values[cols.bootcamp_of[cols.group] == bootcamp]
             counts = np.bincount(np.clip(picked, 0, 50).astype(np.int64))
             rows += [{"series": _series(cols, bootcamp, many), "value": i, "count": int(n),
-                      "share": n / len(picked)} for i, n in enumerate(counts) if n]
+                      "share": float(n / len(picked))} for i, n in enumerate(counts) if n]
     return rows
 
 
 def count_distribution(runs: Sequence[Columns], column: str, title: str, axis: str) -> Chart:
-    chart = alt.Chart(alt.Data(values=_count_rows(runs, column))).mark_bar().encode(
-        x=alt.X("value:O", title=f"{axis} (50: 50 or more)", sort="ascending"), xOffset=alt.XOffset("series:N"),
-        y=alt.Y("share:Q", title="share of trajectories", axis=alt.Axis(format="%")),
-        color=alt.Color("series:N", title=None, legend=alt.Legend(orient="top")),
-        tooltip=_tips("series:N", "value:O", "count:Q", alt.Tooltip("share:Q", format=".1%")),
-    ).properties(width=WIDE // 2 - 40, height=HEIGHT)
+    chart = _chart(_count_rows(runs, column), {"type": "bar"}, {
+        "x": _ch("value:O", title=f"{axis} (50: 50 or more)", sort="ascending"), "xOffset": _ch("series:N"),
+        "y": _ch("share:Q", title="share of trajectories", axis=_PERCENT),
+        "color": _ch("series:N", title=None, legend=_TOP_LEGEND),
+        "tooltip": _tips("series:N", "value:O", "count:Q", _ch("share:Q", format=".1%"))},
+        width=WIDE // 2 - 40, height=HEIGHT)
     return Chart(f"plot-{column}", title, f"{axis} per trajectory, as a share of each bootcamp's trajectories.",
                  _spec(chart))
 
@@ -135,18 +159,17 @@ def _hist_rows(series: str, values: np.ndarray, edges: np.ndarray, **extra: Any)
     counts, _ = np.histogram(values[values > 0], bins=edges)
     total = max(1, len(values))
     return [{"series": series, "lo": float(a), "hi": float(b), "mid": float(np.sqrt(a * b)), "count": int(n),
-             "share": n / total, **extra} for a, b, n in zip(edges[:-1], edges[1:], counts, strict=True)]
+             "share": float(n / total), **extra} for a, b, n in zip(edges[:-1], edges[1:], counts, strict=True)]
 
 
-def _step_chart(rows: list[dict[str, Any]], x_title: str, **props: Any) -> alt.Chart:
-    return alt.Chart(alt.Data(values=rows)).mark_line(interpolate="step-after", point=True).encode(
-        x=alt.X("lo:Q", title=x_title, scale=alt.Scale(type="log"),
-                axis=alt.Axis(format="~g", labelOverlap="greedy", tickCount=6)),
-        y=alt.Y("share:Q", title="share", axis=alt.Axis(format="%")),
-        color=alt.Color("series:N", title=None, legend=alt.Legend(orient="top")),
-        tooltip=_tips("series:N", alt.Tooltip("lo:Q", format=".3~g", title="from"),
-                      alt.Tooltip("hi:Q", format=".3~g", title="to"), "count:Q", alt.Tooltip("share:Q", format=".1%")),
-    ).properties(**props)
+def _step_chart(rows: list[dict[str, Any]], x_title: str, **props: Any) -> dict[str, Any]:
+    return _chart(rows, {"type": "line", "interpolate": "step-after", "point": True}, {
+        "x": _ch("lo:Q", title=x_title, scale={"type": "log"},
+                 axis={"format": "~g", "labelOverlap": "greedy", "tickCount": 6}),
+        "y": _ch("share:Q", title="share", axis=_PERCENT),
+        "color": _ch("series:N", title=None, legend=_TOP_LEGEND),
+        "tooltip": _tips("series:N", _ch("lo:Q", format=".3~g", title="from"), _ch("hi:Q", format=".3~g", title="to"),
+                         "count:Q", _ch("share:Q", format=".1%"))}, **props)
 
 
 def latency_distribution(runs: Sequence[Columns]) -> Chart:
@@ -162,8 +185,8 @@ def latency_distribution(runs: Sequence[Columns]) -> Chart:
             calls += _hist_rows(name, cols.latency[lat_boot == bootcamp], _log_bins(latency_all))
             wall = cols.wall_s[traj_boot == bootcamp]
             walls += _hist_rows(name, wall[np.isfinite(wall)], _log_bins(wall_all))
-    chart = alt.hconcat(_step_chart(calls, "seconds per model call", width=WIDE // 2 - 40, height=HEIGHT),
-                        _step_chart(walls, "seconds per trajectory (wall)", width=WIDE // 2 - 40, height=HEIGHT))
+    chart = {"hconcat": [_step_chart(calls, "seconds per model call", width=WIDE // 2 - 40, height=HEIGHT),
+                         _step_chart(walls, "seconds per trajectory (wall)", width=WIDE // 2 - 40, height=HEIGHT)]}
     return Chart("plot-latency", "Latency", "Model-call latency and trajectory wall time (log scale, 4 bins a decade).",
                  _spec(chart))
 
@@ -182,7 +205,7 @@ def token_distribution(runs: Sequence[Columns]) -> Chart:
                                    edges)
         panels.append(_step_chart(rows, label, width=WIDE // 2 - 40, height=HEIGHT))
     return Chart("plot-tokens", "Tokens", "Prompt and completion tokens per trajectory (log scale).",
-                 _spec(alt.hconcat(*panels)))
+                 _spec({"hconcat": panels}))
 
 
 def tool_errors(tools: Sequence[ToolRow], many_runs: bool) -> Chart | None:
@@ -194,11 +217,10 @@ def tool_errors(tools: Sequence[ToolRow], many_runs: bool) -> Chart | None:
         name = f"{t.run} · {t.bootcamp}/{t.tool}" if many_runs else f"{t.bootcamp}/{t.tool}"
         for etype, count in (t.errors or {"(no errors)": 0}).items():
             rows.append({"tool": name, "type": etype, "errors": count, "calls": t.calls, "rate": count / t.calls})
-    chart = alt.Chart(alt.Data(values=rows)).mark_bar().encode(
-        y=alt.Y("tool:N", title=None, sort=None), x=alt.X("rate:Q", title="error rate", axis=alt.Axis(format="%")),
-        color=alt.Color("type:N", title="error type", legend=alt.Legend(orient="top")),
-        tooltip=_tips("tool:N", "type:N", "errors:Q", "calls:Q", alt.Tooltip("rate:Q", format=".2%")),
-    ).properties(width=WIDE - 200)
+    chart = _chart(rows, {"type": "bar"}, {
+        "y": _ch("tool:N", title=None, sort=None), "x": _ch("rate:Q", title="error rate", axis=_PERCENT),
+        "color": _ch("type:N", title="error type", legend=_TOP_LEGEND),
+        "tooltip": _tips("tool:N", "type:N", "errors:Q", "calls:Q", _ch("rate:Q", format=".2%"))}, width=WIDE - 200)
     total = sum(sum(t.errors.values()) for t in tools)
     calls = sum(t.calls for t in tools)
     return Chart("plot-tool-errors", "Tool errors", f"{total:,} failed of {calls:,} tool calls; bars stack the "
@@ -227,13 +249,11 @@ def score_over_time(runs: Sequence[Columns], buckets: int = 40) -> Chart:
             rows += [{"series": _series(cols, bootcamp, many), "at": float(edges[i]), "n": int(n[i]),
                       "mean": float(s[i] / n[i])} for i in np.nonzero(n)[0]]
     title = f"{unit} since the run's first trajectory started" if timed else "trajectory number (input order)"
-    chart = alt.Chart(alt.Data(values=rows)).mark_line(point=True).encode(
-        x=alt.X("at:Q", title=title),
-        y=alt.Y("mean:Q", title="mean score", scale=alt.Scale(domain=[0, 1])),
-        color=alt.Color("series:N", title=None, legend=alt.Legend(orient="top")),
-        tooltip=_tips("series:N", alt.Tooltip("at:Q", format=".3~g", title=unit if timed else "trajectory"), "n:Q",
-                      alt.Tooltip("mean:Q", format=".3f")),
-    ).properties(width=WIDE, height=HEIGHT)
+    chart = _chart(rows, {"type": "line", "point": True}, {
+        "x": _ch("at:Q", title=title), "y": _ch("mean:Q", title="mean score", scale={"domain": [0, 1]}),
+        "color": _ch("series:N", title=None, legend=_TOP_LEGEND),
+        "tooltip": _tips("series:N", _ch("at:Q", format=".3~g", title=unit if timed else "trajectory"), "n:Q",
+                         _ch("mean:Q", format=".3f"))}, width=WIDE, height=HEIGHT)
     what = "time since each run started" if timed else "input order (the records carry no start times)"
     return Chart("plot-time", "Score over time", f"Mean score in {buckets} buckets of {what}.", _spec(chart))
 
@@ -247,32 +267,32 @@ def comparison_charts(comparisons: Sequence[Comparison]) -> list[Chart]:
         if cmp.scope == "all":
             counts, _ = np.histogram(np.clip(cmp.task_diffs, -1, 1), bins=edges)
             hist += [{"pair": label, "lo": float(a), "hi": float(b), "tasks": int(n),
-                      "share": n / max(1, cmp.tasks)} for a, b, n in zip(edges[:-1], edges[1:], counts, strict=True)]
+                      "share": float(n / max(1, cmp.tasks))} for a, b, n in zip(edges[:-1], edges[1:], counts, strict=True)]
         if cmp.pairs:
             d = cmp.test.diff
             forest.append({"pair": label, "scope": cmp.scope, "diff": d.value, "lo": d.lo, "hi": d.hi,
                            "pairs": cmp.pairs, "verdict": cmp.verdict, "p_score": cmp.p_texts()[0],
                            "p_pass": cmp.p_texts()[1]})
-    h = alt.Chart(alt.Data(values=hist)).mark_bar(opacity=0.8).encode(
-        x=alt.X("lo:Q", bin="binned", title="per-task mean score difference"), x2=alt.X2("hi:Q"),
-        y=alt.Y("share:Q", title="share of tasks", axis=alt.Axis(format="%"), stack=None),
-        color=alt.Color("pair:N", title=None, legend=alt.Legend(orient="top")),
-        tooltip=_tips("pair:N", alt.Tooltip("lo:Q", title="from"), alt.Tooltip("hi:Q", title="to"), "tasks:Q"),
-    ).properties(width=WIDE // 2 - 40, height=HEIGHT)
-    data = alt.Chart(alt.Data(values=forest))
-    tip = _tips("pair:N", "scope:N", "pairs:Q", alt.Tooltip("diff:Q", format="+.3f"), alt.Tooltip("lo:Q", format="+.3f"),
-                alt.Tooltip("hi:Q", format="+.3f"), "p_score:N", "p_pass:N", "verdict:N")
-    enc = {"y": alt.Y("scope:N", title=None, sort=None), "yOffset": alt.YOffset("pair:N"), "color": alt.Color("pair:N", title=None)}
-    f = alt.layer(
-        data.mark_rule(strokeWidth=2).encode(x=alt.X("lo:Q", title="mean score difference, 95% CI"), x2=alt.X2("hi:Q"),
-                                             tooltip=tip, **enc),
-        data.mark_point(filled=True, size=60).encode(x=alt.X("diff:Q"), tooltip=tip, **enc),
-        alt.Chart(alt.Data(values=[{"zero": 0}])).mark_rule(strokeDash=[4, 4], color="#888").encode(x=alt.X("zero:Q")),
-    ).properties(width=WIDE // 2 - 40, height=HEIGHT)
+    h = _chart(hist, {"type": "bar", "opacity": 0.8}, {
+        "x": _ch("lo:Q", bin="binned", title="per-task mean score difference"), "x2": _ch("hi"),
+        "y": _ch("share:Q", title="share of tasks", axis=_PERCENT, stack=None),
+        "color": _ch("pair:N", title=None, legend=_TOP_LEGEND),
+        "tooltip": _tips("pair:N", _ch("lo:Q", title="from"), _ch("hi:Q", title="to"), "tasks:Q")},
+        width=WIDE // 2 - 40, height=HEIGHT)
+    tip = _tips("pair:N", "scope:N", "pairs:Q", _ch("diff:Q", format="+.3f"), _ch("lo:Q", format="+.3f"),
+                _ch("hi:Q", format="+.3f"), "p_score:N", "p_pass:N", "verdict:N")
+    enc = {"y": _ch("scope:N", title=None, sort=None), "yOffset": _ch("pair:N"), "color": _ch("pair:N", title=None),
+           "tooltip": tip}
+    f = {"layer": [
+        _chart(forest, {"type": "rule", "strokeWidth": 2},
+               {"x": _ch("lo:Q", title="mean score difference, 95% CI"), "x2": _ch("hi"), **enc}),
+        _chart(forest, {"type": "point", "filled": True, "size": 60}, {"x": _ch("diff:Q"), **enc}),
+        _chart([{"zero": 0}], {"type": "rule", "strokeDash": [4, 4], "color": "#888"}, {"x": _ch("zero:Q")}),
+    ], "width": WIDE // 2 - 40, "height": HEIGHT}
     return [Chart("plot-compare", "Paired differences",
                   "Left: per-task mean score difference over matched samples. Right: mean difference with its "
                   "95% task-bootstrap interval, overall and per bootcamp; an interval across the dashed zero line "
-                  "is no evidence of a difference.", _spec(alt.hconcat(h, f)))]
+                  "is no evidence of a difference.", _spec({"hconcat": [h, f]}))]
 
 
 def all_charts(runs: Sequence[Columns], group_levels: Sequence[Level], tools: Sequence[ToolRow],

@@ -4,7 +4,7 @@ from __future__ import annotations
 from bc_common.errors import ConfigError
 from bc_common.extras import install_hint, missing_modules
 
-NEEDS = {"md": ["numpy"], "html": ["numpy", "altair", "vl_convert"]}
+NEEDS = {"md": ["numpy"], "html": ["numpy", "vl_convert"]}
 
 
 def require(fmt: str) -> None:

@@ -34,10 +34,11 @@ def _cache_dir() -> Path:
 
 def vega_bundle() -> str:
     """vega-embed + Vega-Lite + Vega as one script, from vl-convert (cached on disk per vl-convert version)."""
-    import altair
     import vl_convert
 
-    vl_version = "_".join(altair.SCHEMA_VERSION.split(".")[:2])  # the Vega-Lite the specs are written for: 'v6_4'
+    from .charts import VEGA_LITE
+
+    vl_version = "v" + "_".join(VEGA_LITE.split(".")[:2])  # the Vega-Lite the specs are written for: 'v6_4'
     path = _cache_dir() / f"vega-embed-vl-convert-{version('vl-convert-python')}-{vl_version}.js"
     try:
         text = path.read_text(encoding="utf-8")

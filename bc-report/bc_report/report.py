@@ -266,7 +266,9 @@ def _body(report: Report, charts: list[Any]) -> str:
     out.append(BROWSER_SHELL)
     from importlib.metadata import version
 
-    out.append(f"</main><footer>bc-report · plots: Vega-Lite {escape(version('altair'))} (Altair) rendered by "
+    from .charts import VEGA_LITE
+
+    out.append(f"</main><footer>bc-report · plots: Vega-Lite {escape(VEGA_LITE)} rendered by "
                f"vega-embed from vl-convert-python {escape(version('vl-convert-python'))}, inlined · "
                "works offline</footer>")
     return "".join(out)

@@ -15,7 +15,6 @@ import pytest
 
 BIN = Path(sys.executable).parent
 
-pytest.importorskip("altair", reason="bc-report tests need the report extra: pip install -e '.[report]'")
 pytest.importorskip("vl_convert", reason="bc-report tests need the report extra: pip install -e '.[report]'")
 
 

@@ -85,7 +85,7 @@ def test_no_trajectories_is_bad_input(tmp_path):
 
 
 def test_without_the_report_extra_it_says_how_to_install_it(runs):
-    code = ("import sys; sys.modules['altair'] = None; sys.argv = ['bc-report', sys.argv[1], '-o', sys.argv[2]]; "
+    code = ("import sys; sys.modules['vl_convert'] = None; sys.argv = ['bc-report', sys.argv[1], '-o', sys.argv[2]]; "
             "from bc_report.cli import main; main()")
     proc = run(sys.executable, "-c", code, runs["noisy1"], runs["noisy1"].with_suffix(".html"))
     assert proc.returncode == 2
