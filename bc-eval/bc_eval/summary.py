@@ -12,7 +12,9 @@ from __future__ import annotations
 import csv
 import io
 import math
+from array import array
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +38,7 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - prob
 
 
-def _percentile(values: list[float], q: float) -> float | None:
+def _percentile(values: Sequence[float], q: float) -> float | None:
     if not values:
         return None
     ordered = sorted(values)
@@ -54,7 +56,7 @@ class _Latencies:
     """Model-turn latencies: exact percentiles up to EXACT_LATENCIES values, then buckets (bounded memory)."""
 
     def __init__(self) -> None:
-        self.values: list[float] | None = []
+        self.values: array[float] | None = array("d")  # 8 bytes a value (a list of floats: 32)
         self.buckets: Counter = Counter()
         self.count = 0
 
