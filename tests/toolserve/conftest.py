@@ -18,7 +18,7 @@ from tests.toolserve.counter_tool import write_config
 
 ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "test-token-1234"
-HEARTBEAT = 0.25  # dead after 3 missed = 0.75 s
+HEARTBEAT = 0.5  # dead after 3 missed = 1.5 s (a loaded CI machine stalls a process for 0.75 s now and then)
 
 
 def free_port() -> int:

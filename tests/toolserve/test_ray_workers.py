@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -53,31 +54,39 @@ class RayHead:
     """`ray start --head --block --node-ip-address 127.0.0.1` in its own process group, so stopping it ends only
     what it began. (Ray 2.60 turns a loopback node address into the machine's own; our servers bind 127.0.0.1.)"""
 
+    START_TRIES = 3  # the GCS port is free when chosen, but another process may take it before Ray binds it
+
     def __init__(self, env: dict[str, str], num_cpus: int = 2):
         self.lock = _one_head_at_a_time()  # before anything that stop() must undo
-        self.temp = tempfile.mkdtemp(prefix="bcray-", dir="/tmp")  # Ray's socket paths must stay short
-        self.port = free_port()
-        self.address = f"127.0.0.1:{self.port}"
         self.env = env
-        ray_cli = str(Path(sys.executable).with_name("ray"))
-        self.log = open(Path(self.temp) / "head.log", "ab")
-        self.proc = subprocess.Popen(  # a failed start below stops it and frees the lock
-            [ray_cli, "start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--port", str(self.port),
-             "--include-dashboard=false", "--num-cpus", str(num_cpus), "--object-store-memory", str(80 << 20),
-             "--temp-dir", self.temp, "--disable-usage-stats"],
-            env=env, stdout=self.log, stderr=self.log, start_new_session=True)
-        try:
-            wait_for(lambda: self.proc.poll() is not None or self._up(), timeout=120, what="Ray head")
-            assert self.proc.poll() is None, (Path(self.temp) / "head.log").read_text(errors="replace")[-3000:]
-        except BaseException:
-            self.stop()
-            raise
+        for tries_left in range(self.START_TRIES - 1, -1, -1):
+            self.temp = tempfile.mkdtemp(prefix="bcray-", dir="/tmp")  # Ray's socket paths must stay short
+            self.port = free_port()
+            self.address = f"127.0.0.1:{self.port}"
+            ray_cli = str(Path(sys.executable).with_name("ray"))
+            self.log = open(Path(self.temp) / "head.log", "ab")
+            self.proc = subprocess.Popen(  # a failed start below stops it and frees the lock
+                [ray_cli, "start", "--head", "--block", "--node-ip-address", "127.0.0.1", "--port", str(self.port),
+                 "--include-dashboard=false", "--num-cpus", str(num_cpus), "--object-store-memory", str(80 << 20),
+                 "--temp-dir", self.temp, "--disable-usage-stats"],
+                env=env, stdout=self.log, stderr=self.log, start_new_session=True)
+            try:
+                wait_for(lambda: self.proc.poll() is not None or self._up(), timeout=120, what="Ray head")
+                if self.proc.poll() is None:
+                    return
+                said = (Path(self.temp) / "head.log").read_text(errors="replace")
+                if not tries_left or "Failed to start the grpc server" not in said:
+                    raise AssertionError(said[-3000:])
+                self.stop(keep_lock=True)  # the port was taken meanwhile: another port
+            except BaseException:
+                self.stop(keep_files=True)  # head.log says why
+                raise
 
     def _up(self) -> bool:
         """`ray start` says so once the head's processes answer (cheaper than a probing driver on a busy box)."""
         return b"Ray runtime started" in (Path(self.temp) / "head.log").read_bytes()
 
-    def stop(self) -> None:
+    def stop(self, keep_lock: bool = False, keep_files: bool = False) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)  # `ray start --block` stops the processes it started
             try:
@@ -90,7 +99,10 @@ class RayHead:
             pass
         self.proc.wait()
         self.log.close()
-        self.lock.close()  # the next head may start
+        if not keep_files:
+            shutil.rmtree(self.temp, ignore_errors=True)
+        if not keep_lock:
+            self.lock.close()  # the next head may start
 
 
 def _env_with_worktree() -> dict[str, str]:
