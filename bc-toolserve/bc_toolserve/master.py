@@ -158,7 +158,7 @@ class Master:
             if late is not None and late.alive:  # its heartbeat came after the deadline: dead, as if swept
                 self.calls.declare_dead(late, "heartbeat too late")
             raise ApiError(404, "unknown_worker", "unknown or dead worker: register again")
-        for instance_id, incarnation in zip(released, incarnations):
+        for instance_id, incarnation in zip(released, incarnations, strict=True):
             if isinstance(instance_id, str):
                 self.table.drop_released(instance_id, worker_id, incarnation if isinstance(incarnation, str) else None)
         return json_response({"ok": True})
