@@ -163,25 +163,21 @@ class Sandbox:
         async with _slot(), _uid_claimed() as uid:
             fds: list[int] = []
             try:
-                if uid is not None:
-                    _hand_over(workspace, uid)
-                # bubblewrap runs as the run's uid, which may not reach the paths (a root-only parent folder): it
-                # binds them through descriptors the harness opened
-                if self.isolated:
-                    for path in [workspace, *(h for h, _ in read_only)]:
-                        fds.append(os.open(path, os.O_PATH | os.O_CLOEXEC))
-            except OSError as exc:
-                for fd in fds:
-                    os.close(fd)
-                if uid is not None:
-                    _hand_back(workspace)
-                raise _NotStarted() from exc
-            try:
+                try:
+                    if uid is not None:
+                        _hand_over(workspace, uid)
+                    # bubblewrap runs as the run's uid, which may not reach the paths (a root-only parent folder):
+                    # it binds them through descriptors the harness opened
+                    if self.isolated:
+                        for path in [workspace, *(h for h, _ in read_only)]:
+                            fds.append(os.open(path, os.O_PATH | os.O_CLOEXEC))
+                except OSError as exc:
+                    raise _NotStarted() from exc
                 command = self.wrap(list(argv), workspace, dict(env or {}), read_only, fds)
                 started = time.perf_counter()
                 result = await _execute(command, stdin, limits, uid, cwd=workspace if not fds else Path("/"),
                                         env=self.process_env(workspace, dict(env or {})), pass_fds=fds)
-            except _NotStarted:
+            except _NotStarted:  # nothing ran: the workspace is the caller's again, for the next try
                 if uid is not None:
                     _hand_back(workspace)
                 raise
