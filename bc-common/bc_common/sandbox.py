@@ -376,11 +376,11 @@ async def retry_wall_clock_cut(attempt: Callable[[], Awaitable[T]],
                                 cut: Callable[[T], bool] = lambda result: result.timed_out) -> T:
     """`attempt()` (one run on fresh state: a new workspace, a read-only input) until a run is not cut by the wall
     clock, WALL_CLOCK_TRIES runs at most; the last one's result. `cut` says whether a result was cut."""
-    for tries_left in range(WALL_CLOCK_TRIES - 1, -1, -1):
+    for _ in range(WALL_CLOCK_TRIES - 1):
         result = await attempt()
-        if not tries_left or not cut(result):
+        if not cut(result):
             return result
-    raise AssertionError("unreachable: WALL_CLOCK_TRIES >= 1")
+    return await attempt()
 
 
 def run_blocking(coro: Coroutine[Any, Any, Any]) -> Any:

@@ -41,17 +41,15 @@ class InstanceTable:
         placement = self.placements[instance_id]
         placement.ready, placement.incarnation = True, incarnation
 
-    def drop_released(self, instance_id: str, worker_id: str, incarnation: str | None) -> bool:
+    def drop_released(self, instance_id: str, worker_id: str, incarnation: str | None) -> None:
         """A worker reports `instance_id` released or reaped: drop its placement if it is that one. A create in
         flight, or a confirmed create of another incarnation, is newer than the report (the heartbeat was built
         before the id was created again) and stays."""
         placement = self.placements.get(instance_id)
         if placement is None or placement.worker_id != worker_id or not placement.ready:
-            return False
-        if incarnation is not None and placement.incarnation not in (None, incarnation):
-            return False
-        self.drop(instance_id)
-        return True
+            return
+        if incarnation is None or placement.incarnation in (None, incarnation):
+            self.drop(instance_id)
 
     def drop(self, instance_id: str) -> Placement | None:
         placement = self.placements.pop(instance_id, None)
