@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import gzip
 import sys
+import time
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 import orjson
 
 from bc_common.errors import InputError
-from bc_common.jsonl import BOM, Record, dumps, open_binary
+from bc_common.jsonl import BATCH_BYTES, BOM, Record, dumps, open_binary
 from bc_common.records import ROLES, STATUSES, check_messages, check_trajectory
 
 from .partial import _DECODE_ERRORS, _DEEP_LINE, _ORJSON_DEPTH, RowView, reads_of
@@ -23,6 +24,7 @@ from .stages import ROW_ERRORS, Stage, row_error
 from .stats import ProcessStats, score_bin
 
 _STRUCTURED = (".json", ".json.gz", ".parquet")
+_MAX_DELAY = 0.1  # seconds a kept line waits at most for its batch (as write_batched's max_delay)
 
 
 def eligible(paths: Iterable[str], stages: list[Stage]) -> bool:
@@ -32,11 +34,12 @@ def eligible(paths: Iterable[str], stages: list[Stage]) -> bool:
 
 
 def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: list[Stage], *,
-                 skip_invalid: bool, validate: Callable[[Any], None] | None, batch: int = 512,
+                 skip_invalid: bool, validate: Callable[[Any], None] | None, batch: int = BATCH_BYTES,
                  partial: bool = True) -> None:
     """Read `paths` ('-' = stdin), keep the rows every filter accepts, write them to `out`. The seed's
-    evaluator rows are converted to trajectories (and written re-serialised). `partial=False` decodes every
-    row in full (the reference the partial decoding is tested against)."""
+    evaluator rows are converted to trajectories (and written re-serialised). Kept lines go out joined, about
+    `batch` bytes a write. `partial=False` decodes every row in full (the reference the partial decoding is tested
+    against)."""
     keeps = [(keep, label) for _, keep, label in stages]
     dropped = dict.fromkeys([label for _, label in keeps], 0)
     detailed = stats.detailed
@@ -54,6 +57,9 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
     view_decode, view_row = (view._decode, view._row) if view is not None else (None, None)
     deep = sys.getrecursionlimit() > _ORJSON_DEPTH  # msgspec's depth limit is past orjson's
     lines: list[bytes] = []
+    pending = 0  # bytes in lines
+    clock = time.monotonic
+    last = clock()  # of the last write: a slow stream's reader gets its rows as they are kept
     n_in = n_kept = 0
     try:
         for path in paths or ["-"]:
@@ -119,9 +125,12 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
                             if not line.endswith(b"}\n"):  # the usual ending, else normalise
                                 line = line.rstrip(b"\r\n") + b"\n"
                             lines.append(line)
-                            if len(lines) >= batch:
+                            pending += len(line)
+                            if pending >= batch or clock() - last >= _MAX_DELAY:
                                 _write(out, lines)
                                 lines.clear()
+                                pending = 0
+                                last = clock()
                     except ROW_ERRORS as exc:
                         row_error(Record(row, source, lineno), label, exc, stats, skip_invalid)
             except (OSError, EOFError, gzip.BadGzipFile) as exc:  # reading only: writes raise _WriteFailed
@@ -191,7 +200,7 @@ class _WriteFailed(Exception):
 
 def _write(out: IO[bytes], lines: list[bytes]) -> None:
     try:
-        out.writelines(lines)
+        out.write(b"".join(lines))  # one system call even where stdout is unbuffered (PYTHONUNBUFFERED=1)
     except OSError as exc:
         raise _WriteFailed() from exc
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bc_common.errors import UsageError
-from bc_common.jsonl import AtomicFile, Record
+from bc_common.jsonl import AtomicFile, Record, write_batched
 from bc_common.jsonl import dumps as _dumps
 from bc_common.locks import OutputLock
 from bc_common.paths import refuse_collisions, stdin_or
@@ -162,23 +162,10 @@ class Processor:
                 write(fh)
 
 
-def write_records(records: Iterable[Record], fh: Any, batch: int = 512) -> int:
+def write_records(records: Iterable[Record], fh: Any) -> int:
     """Write records as JSONL lines; unchanged input lines go out as the bytes read. Returns the count."""
-    lines: list[bytes] = []
-    n = 0
-    for rec in records:
-        raw = rec.raw
-        if raw is not None:
-            lines.append(raw)
-            lines.append(b"\n")
-        else:
-            lines.append(_dumps(rec.data))
-        n += 1
-        if len(lines) >= batch:
-            fh.writelines(lines)
-            lines.clear()
-    fh.writelines(lines)
-    return n
+    return write_batched(fh, (rec.raw + b"\n" if rec.raw is not None else _dumps(rec.data) for rec in records),
+                         max_delay=0.1)  # a slow stream's reader gets rows as they come
 
 
 DataPostProcessor = Processor

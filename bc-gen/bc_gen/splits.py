@@ -9,7 +9,7 @@ from typing import Any
 
 from bc_common.errors import ConfigError
 from bc_common.instruction_config import InstructionConfig, allocate, load_instruction_config
-from bc_common.jsonl import AtomicFile, loads
+from bc_common.jsonl import AtomicFile, loads, write_batched
 from bc_common.parquet_io import write_parquet
 from bc_common.seeding import rng_for
 from bc_common.tasks import DedupKey, RowSpec
@@ -144,7 +144,7 @@ def run_config(run: ConfigRun, out_dir: Path | None, prefix: str = "") -> dict[s
         counts[split] = stats.rows
         note = f", {stats.regenerated} duplicates regenerated" if stats.regenerated else ""
         if out_dir is None:
-            sys.stdout.buffer.writelines(lines)
+            write_batched(sys.stdout.buffer, lines)  # joined: one system call a batch where stdout is unbuffered
             sys.stdout.buffer.flush()
             print(f"bc-gen: {split}: {stats.rows} rows{note}", file=sys.stderr)
         else:

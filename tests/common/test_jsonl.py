@@ -1,9 +1,10 @@
 import gzip
+import time
 
 import pytest
 
 from bc_common.errors import InputError
-from bc_common.jsonl import AtomicFile, JsonlWriter, ReadStats
+from bc_common.jsonl import AtomicFile, JsonlWriter, ReadStats, write_batched
 from bc_common.readers import read_records
 from bc_common.records import check_task
 
@@ -80,3 +81,41 @@ def test_atomic_file_writes_through_devices(tmp_path):
     with AtomicFile("/dev/null") as fh:
         fh.write(b"discarded\n")
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+class _Recorder:
+    """A sink that keeps each write (what an unbuffered stdout turns into one system call each)."""
+
+    def __init__(self) -> None:
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> int:
+        self.writes.append(bytes(data))
+        return len(data)
+
+
+def test_write_batched_joins_lines_into_few_writes_and_keeps_the_bytes():
+    lines = [b'{"i":%d,"pad":"%s"}\n' % (i, b"x" * (i % 300)) for i in range(5000)]
+    sink = _Recorder()
+    assert write_batched(sink, iter(lines), limit=16384) == 5000
+    assert b"".join(sink.writes) == b"".join(lines)
+    assert len(sink.writes) <= sum(map(len, lines)) // 16384 + 1
+    assert all(len(w) < 16384 + 400 for w in sink.writes)  # a batch ends at the line that passed the limit
+
+
+def test_write_batched_sends_a_slow_producers_lines_as_they_come():
+    """With max_delay, a line made after the delay is written before the next is asked for."""
+    sink = _Recorder()
+    seen_before: list[int] = []
+
+    def slow():
+        for i in range(4):
+            seen_before.append(len(sink.writes))
+            if i:
+                time.sleep(0.06)
+            yield b"%d\n" % i
+
+    assert write_batched(sink, slow(), max_delay=0.05) == 4
+    assert b"".join(sink.writes) == b"0\n1\n2\n3\n"
+    assert seen_before == [0, 0, 1, 2]  # lines 0-1 were out before line 2 was made, line 2 before line 3
+    assert write_batched(sink := _Recorder(), slow()) == 4 and len(sink.writes) == 1  # no delay: one batch
