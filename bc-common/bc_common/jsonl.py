@@ -160,19 +160,23 @@ def write_batched(out: IO[bytes], lines: Iterable[bytes], *, limit: int = BATCH_
                   max_delay: float | None = None) -> int:
     """Write `lines` (each ending in a newline) to `out` joined in batches of about `limit` bytes, so a batch is one
     system call even where stdout is unbuffered (PYTHONUNBUFFERED=1, common in containers, makes every
-    `sys.stdout.buffer.write` one). With `max_delay`, a line that arrives `max_delay` seconds or more after the
-    last write goes out at once with its batch: a slow producer's reader gets each row as it is made, a fast one's
-    in batches. Returns the number of lines."""
+    `sys.stdout.buffer.write` one). With `max_delay`, the first line, and a line that arrives `max_delay` seconds or
+    more after the last write, go out at once with their batch: a slow producer's reader gets each row as it is
+    made, a fast one's in batches (the lines after the last write wait for the next line or the end, as in a
+    buffered stream). Returns the number of lines."""
     batch: list[bytes] = []
     size = count = 0
     clock = time.monotonic
-    last = clock()
+    flush = getattr(out, "flush", None)
+    last = clock() - (max_delay or 0.0)  # the first line goes out at once
     for line in lines:
         batch.append(line)
         size += len(line)
         count += 1
         if size >= limit or (max_delay is not None and clock() - last >= max_delay):
             out.write(b"".join(batch))
+            if flush is not None:
+                flush()  # out of a buffered stream's buffer too: its reader gets the batch now
             batch.clear()
             size = 0
             if max_delay is not None:

@@ -59,7 +59,7 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
     lines: list[bytes] = []
     pending = 0  # bytes in lines
     clock = time.monotonic
-    last = clock()  # of the last write: a slow stream's reader gets its rows as they are kept
+    last = clock() - _MAX_DELAY  # of the last write: the first kept row, and one kept after a pause, go out at once
     n_in = n_kept = 0
     try:
         for path in paths or ["-"]:
@@ -201,6 +201,7 @@ class _WriteFailed(Exception):
 def _write(out: IO[bytes], lines: list[bytes]) -> None:
     try:
         out.write(b"".join(lines))  # one system call even where stdout is unbuffered (PYTHONUNBUFFERED=1)
+        out.flush()  # a buffered stdout's reader gets the batch now (a 64 kB batch is one write either way)
     except OSError as exc:
         raise _WriteFailed() from exc
 

@@ -1,4 +1,6 @@
 """bc-filter edge cases found in QA: byte order marks, output folders, Ctrl-C, stats order, wide integers."""
+import os
+import select
 import signal
 import subprocess
 import sys
@@ -76,3 +78,28 @@ def test_reshaped_rows_keep_wide_integers_exact(tmp_path):
     proc = run("--to", "task", tmp_path / "t.jsonl")
     assert proc.returncode == 0, proc.stderr.decode()
     assert loads(proc.stdout)["reward_model"]["ground_truth"]["expected_result"] == big
+
+
+@pytest.mark.parametrize("args", [["--min-score", "0.5"], ["--min-score", "0.5", "--to", "sft"]],
+                         ids=["fast-path", "transform"])
+@pytest.mark.parametrize("unbuffered", ["1", ""], ids=["PYTHONUNBUFFERED", "buffered"])
+def test_a_slow_streams_rows_come_out_while_its_input_is_still_open(args, unbuffered):
+    """Output goes out in joined batches (one write each, even on an unbuffered stdout), but a row kept after a
+    pause is written at once: `bc-eval | bc-filter | ...` sees rows as they finish, not at the end."""
+    rows = [orjson.dumps(trajectory(task(i), score=1.0)) + b"\n" for i in range(3)]
+    env = {**os.environ, "PYTHONUNBUFFERED": unbuffered}
+    proc = subprocess.Popen([BC_FILTER, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=env)
+    try:
+        for line in rows:
+            time.sleep(0.2)  # a pause longer than the batch's wait
+            proc.stdin.write(line)
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 30)
+            assert ready, "no output while the input is open"
+            assert loads(proc.stdout.readline())["messages"]
+        proc.stdin.close()
+        assert proc.stdout.read() == b"" and proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
