@@ -28,11 +28,10 @@ class Columns:
         for name in ("score", "passed", "status", "group", "turns", "tool_calls", "tool_errors", "prompt_tokens",
                      "completion_tokens", "cost", "wall_s", "started", "latency", "latency_group"):
             setattr(self, name, _np(getattr(run, name)))
-        tallies = list(run.tasks.values())
-        self.task_n = np.array([t[0] for t in tallies], dtype=np.int64)
-        self.task_c = np.array([t[1] for t in tallies], dtype=np.int64)
-        self.task_sum = np.array([t[2] for t in tallies], dtype=float)
-        self.task_group = np.array([t[3] for t in tallies], dtype=np.int64)
+        self.task_n = _np(run.task_n).astype(np.int64)
+        self.task_c = _np(run.task_c).astype(np.int64)
+        self.task_sum = _np(run.task_sum)
+        self.task_group = _np(run.task_group).astype(np.int64)
 
     @cached_property
     def min_samples(self) -> int:

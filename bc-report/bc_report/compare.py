@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .analysis import Columns
+from .rows import MAX_SAMPLE
 from .stats import ALPHA, PairedTest, format_p, mcnemar, paired_test, rng_for
 
 
@@ -58,17 +59,21 @@ class Comparison:
 
 
 def _matched(base: Columns, other: Columns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Row numbers of matched pairs in each run, and each pair's task number."""
-    other_pairs = other.run.pairs
-    rows_a, rows_b, task = [], [], []
-    task_no: dict[str, int] = {}
-    for key, i in base.run.pairs.items():
-        j = other_pairs.get(key)
-        if j is not None:
-            rows_a.append(i)
-            rows_b.append(j)
-            task.append(task_no.setdefault(key[0], len(task_no)))
-    return np.array(rows_a, dtype=np.int64), np.array(rows_b, dtype=np.int64), np.array(task, dtype=np.int64)
+    """Row numbers of matched pairs in each run (in the base run's row order), and each pair's task number."""
+    base_task, base_sample = base.run.pair_rows()
+    other_task, other_sample = other.run.pair_rows()
+    other_no = other.run.task_no
+    # each base task's number in the other run (-1: not there), then a row's (task, sample) as one key there
+    to_other = np.array([other_no.get(t, -1) for t in base.run.task_ids], dtype=np.int64)
+    span = MAX_SAMPLE + 1
+    wanted = to_other[base_task] * span + base_sample if len(base_task) else np.zeros(0, dtype=np.int64)
+    keys = other_task.astype(np.int64) * span + other_sample
+    order = np.argsort(keys, kind="stable")
+    ordered = keys[order]
+    at = np.minimum(np.searchsorted(ordered, wanted), max(len(ordered) - 1, 0))
+    hit = (wanted >= 0) & (ordered[at] == wanted) if len(ordered) else np.zeros(len(wanted), dtype=bool)
+    rows_a = np.nonzero(hit)[0].astype(np.int64)
+    return rows_a, order[at[hit]].astype(np.int64), base_task[hit].astype(np.int64)
 
 
 def _compare_rows(base: Columns, other: Columns, rows_a: np.ndarray, rows_b: np.ndarray, task: np.ndarray,

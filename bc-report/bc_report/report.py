@@ -187,7 +187,7 @@ def _inputs_line(report: Report) -> str:
         skipped = f", {run.read.skipped:,} invalid rows skipped" if run.read.skipped else ""
         mixed = "; ".join(run.stamps.lines())
         mixed = f"; MIXED CODE VERSIONS (graded by different code of a bootcamp): {mixed}" if mixed else ""
-        lines.append(f"{run.label}: {run.count:,} trajectories of {len(run.tasks):,} tasks from "
+        lines.append(f"{run.label}: {run.count:,} trajectories of {len(run.task_ids):,} tasks from "
                      f"{', '.join(run.sources)} (model {models or '–'}){skipped}{mixed}")
     return "; ".join(lines) + "."
 

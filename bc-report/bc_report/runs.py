@@ -1,9 +1,11 @@
 """One pass over a run's trajectories: compact columns for the statistics and plots, per-task tallies for pass@k,
-the (task, sample) index for paired comparison, and the trajectories the browser embeds.
+each row's (task, sample) for paired comparison, and the trajectories the browser embeds.
 
-Memory grows by a few dozen bytes per trajectory (numbers in `array`s) plus the embedded views, whose number is
-capped: every failure up to `max_failures`, and a seeded sample of `max_passes` of the rest. Both are bottom-k
-samples by a seeded hash of the trajectory id, so the choice does not depend on input order or sharding.
+Memory grows by about 90 bytes per trajectory (numbers in `array`s: the columns, the row's task number and
+sample) and about 170 per task (its id, its number, its tallies and a bitmask of the samples seen), plus the
+embedded views, whose number is capped: every failure up to `max_failures`, and a seeded sample of `max_passes` of
+the rest. Both are bottom-k samples by a seeded hash of the trajectory id, so the choice does not depend on input
+order or sharding.
 """
 from __future__ import annotations
 
@@ -94,8 +96,13 @@ class Run:
         self.cost = array("d")  # USD per row; nan where the row carries no cost (no price was known)
         self.wall_s, self.started = array("d"), array("d")
         self.latency, self.latency_group = array("d"), array("i")  # one entry per successful model call
-        self.tasks: dict[str, list] = {}  # task id -> [samples, passed, score sum, group code]
-        self.pairs: dict[tuple[str, int], int] = {}  # (task id, sample) -> row number
+        self.task_no: dict[str, int] = {}  # task id -> task number (order of first appearance)
+        self.task_ids: list[str] = []  # task number -> task id
+        # per task number: samples, passed, score sum, group code; the samples 0-63 seen, as bits
+        self.task_n, self.task_c, self.task_sum, self.task_group = array("i"), array("i"), array("d"), array("i")
+        self.task_seen = array("Q")
+        self._seen_high: set[tuple[int, int]] = set()  # (task number, sample) of samples 64 and up
+        self.row_task, self.row_sample = array("i"), array("i")  # row number -> task number, sample
         self.row_source = array("i")  # row number -> index in `sources` (to name both files of a repeat)
         self.model_source: tuple[str, str] | None = None  # (model, FILE:LINE) of the run's first row
         self._tool_lists: dict[tuple[int, tuple[str, ...]], int] = {}  # (group code, a row's tool names) -> rows
@@ -134,19 +141,33 @@ class Run:
                                                 self.cost.append)
         wall_col, started_col, source_col = self.wall_s.append, self.started.append, self.row_source.append
         latency, latency_group = self.latency.extend, self.latency_group.extend
-        groups, tasks, pairs, models, tool_lists = self.groups, self.tasks, self.pairs, self.models, self._tool_lists
+        groups, task_no, models, tool_lists = self.groups, self.task_no, self.models, self._tool_lists
+        task_n, task_c, task_sum, seen = self.task_n, self.task_c, self.task_sum, self.task_seen
+        row_task, row_sample = self.row_task.append, self.row_sample.append
         stamps, status_code = self.stamps.seen, STATUS_CODE
         first_model = None if self.model_source is None else self.model_source[0]
         source_index = max(0, len(self.sources) - 1)
-        index = len(self.score)
         for facts, lineno, row in batch:
             (rid, tid, sample, model, bootcamp, group_name, score_, status, passed, turns, latencies, tool_names,
              tool_errors, prompt_tokens, completion_tokens, cost, wall_s, started, stamp, match) = facts
             if model != first_model:
                 self._other_model(model, _where(source, lineno))
                 first_model = model
-            if pairs.setdefault((tid, sample), index) != index:
-                self._repeat(tid, sample, _where(source, lineno))
+            group = groups.get((bootcamp, group_name))
+            if group is None:
+                group = groups[(bootcamp, group_name)] = len(groups)
+            number = task_no.get(tid)
+            if number is None:
+                number = self._new_task(tid, group)
+            if sample < 64:
+                bit = 1 << sample
+                if seen[number] & bit:
+                    self._repeat(number, sample, _where(source, lineno))
+                seen[number] |= bit
+            else:
+                if (number, sample) in self._seen_high:
+                    self._repeat(number, sample, _where(source, lineno))
+                self._seen_high.add((number, sample))
             if stamp is not None:
                 by_hash = stamps.get(stamp[0])
                 if by_hash is None:
@@ -154,9 +175,6 @@ class Run:
                 by_hash[stamp[1]] += 1
             if match is not None:
                 self.matches.add(match)
-            group = groups.get((bootcamp, group_name))
-            if group is None:
-                group = groups[(bootcamp, group_name)] = len(groups)
             if latencies:
                 latency(latencies)
                 latency_group([group] * len(latencies))
@@ -179,13 +197,11 @@ class Run:
             started_col(started)
             source_col(source_index)
             models[model] += 1
-            tally = tasks.get(tid)
-            if tally is None:
-                tally = tasks[tid] = [0, 0, 0.0, group]
-            tally[0] += 1
-            tally[1] += passed
-            tally[2] += score_
-            index += 1
+            row_task(number)
+            row_sample(sample)
+            task_n[number] += 1
+            task_c[number] += passed
+            task_sum[number] += score_
             pool = self.passes if passed else self.failures
             h = pool.wants(rid)
             if h is not None:  # the view is made later, for the rows still in the sample at the end
@@ -212,8 +228,32 @@ class Run:
                          "of one run hold one model; to set runs side by side give the other one with "
                          "--compare FILE", source=where or None)
 
-    def _repeat(self, task_id: str, sample: int, where: str) -> None:
-        first = self.sources[self.row_source[self.pairs[(task_id, sample)]]] if self.sources else "an earlier row"
+    def _new_task(self, task_id: str, group: int) -> int:
+        """Number a task on its first row (its group is that row's)."""
+        number = self.task_no[task_id] = len(self.task_ids)
+        self.task_ids.append(task_id)
+        for column in (self.task_n, self.task_c, self.task_seen):
+            column.append(0)
+        self.task_sum.append(0.0)
+        self.task_group.append(group)
+        return number
+
+    def pair_rows(self) -> tuple[Any, Any]:
+        """Each row's (task number, sample), as numpy arrays (for pairing rows across runs)."""
+        import numpy as np
+
+        def view(values: array) -> Any:
+            return np.frombuffer(values, dtype=values.typecode) if len(values) else np.zeros(0, dtype=values.typecode)
+
+        return view(self.row_task), view(self.row_sample)
+
+    def _repeat(self, number: int, sample: int, where: str) -> None:
+        task_id = self.task_ids[number]
+        first = "an earlier row"
+        if self.sources:
+            row = next(i for i, (t, s) in enumerate(zip(self.row_task, self.row_sample, strict=True))
+                       if t == number and s == sample)  # the error path: a scan is fine
+            first = self.sources[self.row_source[row]]
         same = " (the same file)" if self.sources and first == self.sources[-1] else ""
         raise InputError(f"task {task_id!r} sample {sample} is already in {first}{same}: the files of one run "
                          "are shards that never repeat a (task, sample); to set two runs side by side give "

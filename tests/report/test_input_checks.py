@@ -94,3 +94,18 @@ def test_a_repeat_in_one_file_is_refused_in_the_python_api_too(tmp_path):
     path = write_jsonl(tmp_path / "rep.jsonl", [BASE, BASE])
     with pytest.raises(InputError, match=r"rep.jsonl:2: task 't' sample 0 is already in .*rep.jsonl"):
         Run("rep").read_files([str(path)])
+
+
+@pytest.mark.parametrize("sample", [0, 5, 63, 64, 1000, 10**9])
+def test_a_repeat_is_found_whatever_the_sample_and_names_the_first_file(tmp_path, sample):
+    """Samples 0-63 are kept as bits per task, higher ones in a set: both find a repeat, after other rows."""
+    row = {**BASE, "id": f"t#{sample}", "sample": sample}
+    others = [{**BASE, "id": f"u#{s}", "task_id": "u", "sample": s} for s in (0, 1, 64, 65)]
+    first = write_jsonl(tmp_path / "first.jsonl", [*others, row, {**row, "task_id": "v", "id": "v#0"}])
+    second = write_jsonl(tmp_path / "second.jsonl", [{**BASE, "id": "w#0", "task_id": "w"}, row])
+    run = Run("r")
+    with pytest.raises(InputError, match=rf"second.jsonl:2: task 't' sample {sample} is already in .*first.jsonl"):
+        run.read_files([str(first), str(second)])
+    ok = Run("r")
+    ok.read_files([str(first)])
+    assert ok.count == 6 and ok.task_ids == ["u", "t", "v"] and list(ok.task_n) == [4, 1, 1]

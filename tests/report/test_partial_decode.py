@@ -22,13 +22,14 @@ from bc_report.runs import Run, RunSpec
 from .conftest import png, read_jsonl
 
 COLUMNS = ("score", "passed", "status", "group", "turns", "tool_calls", "tool_errors", "prompt_tokens",
-           "completion_tokens", "cost", "wall_s", "started", "latency", "latency_group", "row_source")
+           "completion_tokens", "cost", "wall_s", "started", "latency", "latency_group", "row_source",
+           "row_task", "row_sample", "task_n", "task_c", "task_sum", "task_group", "task_seen")
 
 
 def _state(run: Run) -> dict[str, Any]:
     """Everything a run accumulated, comparable with ==."""
     out: dict[str, Any] = {name: getattr(run, name).tobytes() for name in COLUMNS}  # bytes: nan == nan
-    out.update(groups=run.groups, tasks=run.tasks, pairs=run.pairs, calls=run.calls_by_tool,
+    out.update(groups=run.groups, tasks=run.task_no, task_ids=run.task_ids, calls=run.calls_by_tool,
                errors=run.errors_by_tool, models=run.models, stamps=run.stamps.seen, read=run.read,
                matches=(run.matches.clusters, run.matches.matches, run.matches.unfinished),
                seen=(run.failures.seen, run.passes.seen), views=orjson.dumps(run.embedded()))

@@ -49,7 +49,7 @@ def test_a_run_keeps_every_failure_under_the_cap_and_a_sample_of_passes(runs):
     run.read_files([str(runs["noisy1"])])
     rows = read_jsonl(runs["noisy1"])
     failed = [r for r in rows if not r["success"]]
-    assert run.count == len(rows) and len(run.tasks) == len(rows) // 2
+    assert run.count == len(rows) and len(run.task_ids) == len(rows) // 2
     views = run.embedded()
     assert {v["id"] for v in views if not v["passed"]} == {r["id"] for r in failed}
     assert sum(v["passed"] for v in views) == 7 and run.passes.seen == len(rows) - len(failed)
