@@ -3,7 +3,8 @@ them, and its resident memory is sampled; what it holds at the end may not excee
 than a few megabytes. Rows are built here (not read from disk), so the tools see a stream of any length.
 
 bc-gen writes rows and reads none (its deduplication remembers every identity: `--no-dedup` for unbounded runs);
-bc-report keeps a few dozen bytes per trajectory by design (page-wide aggregates). bc-train reads its input more
+bc-report keeps each task's tallies and ~90 bytes of columns a trajectory by design (per-task statistics and
+page-wide plots): its test bounds that growth. bc-train reads its input more
 than once (stdin is copied to a temp file), so its peak over the whole run is what is compared."""
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
-def trajectories(n: int) -> Iterator[bytes]:
+def trajectories(n: int, samples: int = 1) -> Iterator[bytes]:
     row = {"id": "", "task_id": "", "input": {"id": "", "data_source": "bootcamp/arithmetic",
                                               "prompt": [{"role": "user", "content": "Compute 1 + 1."}],
                                               "reward_model": {"style": "rule", "ground_truth": {}},
@@ -40,7 +41,8 @@ def trajectories(n: int) -> Iterator[bytes]:
            "messages": [{"role": "user", "content": "Compute 1 + 1."}, {"role": "assistant", "content": "2"}],
            "score": 0.0, "status": "completed"}
     for i in range(n):
-        row["id"], row["task_id"], row["input"]["id"] = f"t{i}#0", f"t{i}", f"t{i}"
+        task, row["sample"] = f"t{i // samples}", i % samples
+        row["id"], row["task_id"], row["input"]["id"] = f"{task}#{i % samples}", task, task
         row["score"] = (i % 10) / 10
         yield orjson.dumps(row) + b"\n"
 
@@ -100,6 +102,15 @@ def test_bc_eval_holds_constant_memory_as_trajectories_stream_through():
     samples = feed_and_sample([str(BIN / "bc-eval"), "--model", "builtin:reference", "-c", "32", "--samples", "2"],
                               noop_tasks(n), n)
     assert flat(samples), samples
+
+
+def test_bc_report_memory_follows_the_tasks_not_the_rows():
+    """bc-report keeps each task's tallies (pass@k, paired comparison, the task bootstrap need them) and ~90 bytes
+    of columns a row: a million rows of 125,000 tasks may grow it by ~90 MB, not the ~300 MB that a dict entry per
+    (task, sample) cost."""
+    n = 1_000_000
+    samples = feed_and_sample([str(BIN / "bc-report"), "--format", "md", "-o", os.devnull], trajectories(n, 8), n)
+    assert samples[-1] - samples[1] <= 140, samples
 
 
 def peak_mb(cmd: list[str], rows: Iterator[bytes]) -> float:
