@@ -26,7 +26,7 @@ class Columns:
         self.names = run.group_names()
         self.bootcamp_of = np.array([b for b, _ in self.names] or [""], dtype=object)
         for name in ("score", "passed", "status", "group", "turns", "tool_calls", "tool_errors", "prompt_tokens",
-                     "completion_tokens", "cost", "wall_s", "started", "latency", "latency_group"):
+                     "completion_tokens", "cost", "wall_s", "started", "latency", "latency_group", "row_task", "row_sample"):
             setattr(self, name, _np(getattr(run, name)))
         self.task_n = _np(run.task_n).astype(np.int64)
         self.task_c = _np(run.task_c).astype(np.int64)

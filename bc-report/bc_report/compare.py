@@ -60,8 +60,7 @@ class Comparison:
 
 def _matched(base: Columns, other: Columns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Row numbers of matched pairs in each run (in the base run's row order), and each pair's task number."""
-    base_task, base_sample = base.run.pair_rows()
-    other_task, other_sample = other.run.pair_rows()
+    base_task, base_sample, other_task, other_sample = base.row_task, base.row_sample, other.row_task, other.row_sample
     other_no = other.run.task_no
     # each base task's number in the other run (-1: not there), then a row's (task, sample) as one key there
     to_other = np.array([other_no.get(t, -1) for t in base.run.task_ids], dtype=np.int64)

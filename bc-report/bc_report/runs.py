@@ -238,15 +238,6 @@ class Run:
         self.task_group.append(group)
         return number
 
-    def pair_rows(self) -> tuple[Any, Any]:
-        """Each row's (task number, sample), as numpy arrays (for pairing rows across runs)."""
-        import numpy as np
-
-        def view(values: array) -> Any:
-            return np.frombuffer(values, dtype=values.typecode) if len(values) else np.zeros(0, dtype=values.typecode)
-
-        return view(self.row_task), view(self.row_sample)
-
     def _repeat(self, number: int, sample: int, where: str) -> None:
         task_id = self.task_ids[number]
         first = "an earlier row"
