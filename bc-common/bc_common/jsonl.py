@@ -154,6 +154,7 @@ def dumps_wide(obj: Any, sort_keys: bool = False) -> bytes:
 
 
 BATCH_BYTES = 1 << 16  # what write_batched joins into one write (a system call per 64 kB costs nothing)
+STREAM_DELAY = 0.1  # seconds after the last write from which a streamed line goes out at once (write_batched)
 
 
 def write_batched(out: IO[bytes], lines: Iterable[bytes], *, limit: int = BATCH_BYTES,

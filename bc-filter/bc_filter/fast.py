@@ -15,7 +15,7 @@ from typing import IO, Any
 import orjson
 
 from bc_common.errors import InputError
-from bc_common.jsonl import BATCH_BYTES, BOM, Record, dumps, open_binary
+from bc_common.jsonl import BATCH_BYTES, BOM, STREAM_DELAY, Record, dumps, open_binary
 from bc_common.records import ROLES, STATUSES, check_messages, check_trajectory
 
 from .partial import _DECODE_ERRORS, _DEEP_LINE, _ORJSON_DEPTH, RowView, reads_of
@@ -24,7 +24,6 @@ from .stages import ROW_ERRORS, Stage, row_error
 from .stats import ProcessStats, score_bin
 
 _STRUCTURED = (".json", ".json.gz", ".parquet")
-_MAX_DELAY = 0.1  # seconds a kept line waits at most for its batch (as write_batched's max_delay)
 
 
 def eligible(paths: Iterable[str], stages: list[Stage]) -> bool:
@@ -59,7 +58,7 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
     lines: list[bytes] = []
     pending = 0  # bytes in lines
     clock = time.monotonic
-    last = clock() - _MAX_DELAY  # of the last write: the first kept row, and one kept after a pause, go out at once
+    last = clock() - STREAM_DELAY  # of the last write: the first kept row, and one kept after a pause, go out at once
     n_in = n_kept = 0
     try:
         for path in paths or ["-"]:
@@ -126,7 +125,7 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
                                 line = line.rstrip(b"\r\n") + b"\n"
                             lines.append(line)
                             pending += len(line)
-                            if pending >= batch or clock() - last >= _MAX_DELAY:
+                            if pending >= batch or clock() - last >= STREAM_DELAY:  # as write_batched
                                 _write(out, lines)
                                 lines.clear()
                                 pending = 0

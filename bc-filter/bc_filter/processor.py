@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bc_common.errors import UsageError
-from bc_common.jsonl import AtomicFile, Record, write_batched
+from bc_common.jsonl import STREAM_DELAY, AtomicFile, Record, write_batched
 from bc_common.jsonl import dumps as _dumps
 from bc_common.locks import OutputLock
 from bc_common.paths import refuse_collisions, stdin_or
@@ -165,7 +165,7 @@ class Processor:
 def write_records(records: Iterable[Record], fh: Any) -> int:
     """Write records as JSONL lines; unchanged input lines go out as the bytes read. Returns the count."""
     return write_batched(fh, (rec.raw + b"\n" if rec.raw is not None else _dumps(rec.data) for rec in records),
-                         max_delay=0.1)  # a slow stream's reader gets rows as they come
+                         max_delay=STREAM_DELAY)  # a slow stream's reader gets rows as they come
 
 
 DataPostProcessor = Processor

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from bc_common.errors import ConfigError, InputError
-from bc_common.jsonl import AtomicFile, loads, write_batched
+from bc_common.jsonl import STREAM_DELAY, AtomicFile, loads, write_batched
 from bc_common.locks import OutputLock
 from bc_common.parquet_io import write_parquet
 from bc_common.readers import read_records
@@ -102,7 +102,7 @@ def _write_rows(run: SingleRun, out: str, fmt: str, stats: GenStats) -> None:
     elif out == "-":
         stream = sys.stdout.buffer
         try:  # joined writes (one system call per batch where stdout is unbuffered); a slow bootcamp's rows as made
-            write_batched(stream, rows, max_delay=0.1)
+            write_batched(stream, rows, max_delay=STREAM_DELAY)
             stream.flush()
         except BrokenPipeError:  # `bc-gen ... | head` is fine
             sys.stderr.close()
