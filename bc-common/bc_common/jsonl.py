@@ -164,24 +164,33 @@ def write_batched(out: IO[bytes], lines: Iterable[bytes], *, limit: int = BATCH_
     `sys.stdout.buffer.write` one). With `max_delay`, the first line, and a line that arrives `max_delay` seconds or
     more after the last write, go out at once with their batch: a slow producer's reader gets each row as it is
     made, a fast one's in batches (the lines after the last write wait for the next line or the end, as in a
-    buffered stream). Returns the number of lines."""
+    buffered stream). Where making a line fails (a bad input row, Ctrl-C), the lines made before it are written
+    before the error goes on, as a buffered stream would at exit. Returns the number of lines."""
     batch: list[bytes] = []
     size = count = 0
     clock = time.monotonic
     flush = getattr(out, "flush", None)
     last = clock() - (max_delay or 0.0)  # the first line goes out at once
-    for line in lines:
-        batch.append(line)
-        size += len(line)
-        count += 1
-        if size >= limit or (max_delay is not None and clock() - last >= max_delay):
+    writing = False
+    try:
+        for line in lines:
+            batch.append(line)
+            size += len(line)
+            count += 1
+            if size >= limit or (max_delay is not None and clock() - last >= max_delay):
+                writing = True
+                out.write(b"".join(batch))
+                if flush is not None:
+                    flush()  # out of a buffered stream's buffer too: its reader gets the batch now
+                writing = False
+                batch.clear()
+                size = 0
+                if max_delay is not None:
+                    last = clock()
+    except BaseException:
+        if batch and not writing:  # the producer failed, not the output
             out.write(b"".join(batch))
-            if flush is not None:
-                flush()  # out of a buffered stream's buffer too: its reader gets the batch now
-            batch.clear()
-            size = 0
-            if max_delay is not None:
-                last = clock()
+        raise
     if batch:
         out.write(b"".join(batch))
     return count

@@ -94,10 +94,13 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.option("--tokenizer", metavar="DIR|URL", default=None,
               help="The model's tokenizer folder (tokenizer.json + chat template) or its server (/tokenize).")
 @click.option("--stats", "show_stats", is_flag=True, help="Print counts and histograms to stderr.")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes for a large input file when every option is a row filter (default: one per "
+                   "core, at most 8; 1: one process). The output is the same bytes.")
 @skip_invalid_option
 def cli(files: tuple[str, ...], output: str, output_format: str | None, show_stats: bool, skip_invalid: bool,
         extract_training: bool, extract_messages: bool, check_token_drift: bool, tokenizer: str | None,
-        **options: object) -> None:
+        jobs: int | None, **options: object) -> None:
     """Filter and reshape trajectories (bc-eval output, or the seed's evaluator rows): FILES or stdin -> stdout
     or -o OUT."""
     source = click.get_current_context().get_parameter_source("output")
@@ -124,7 +127,7 @@ def cli(files: tuple[str, ...], output: str, output_format: str | None, show_sta
     except ValueError as exc:  # a bad --where condition
         raise click.UsageError(str(exc)) from None
     stats = processor.process(inputs, output, skip_invalid=skip_invalid, detailed=show_stats,
-                              output_format=output_format,
+                              output_format=output_format, jobs=jobs,
                               validate=check_trajectory if _reshapes(processor) else check_trajectory_or_task)
     if drift is not None:
         click.echo(f"bc-filter: {drift.counts.line()}", err=True)

@@ -24,12 +24,14 @@ __all__ = [
 ]
 
 
-def _labelled(fn: Predicate, label: str, reads: Iterable[str] | None = None) -> Predicate:
+def _labelled(fn: Predicate, label: str, reads: Iterable[str] | None = None, stateless: bool = True) -> Predicate:
     # `reads`: the keys fn looks at (dotted paths: `score`, `input.extra_info.split`), so bc-filter may decode only
     # those (bc_filter/partial.py); a filter that reads beyond them on some row raises KeyError there and gets the
-    # whole row
+    # whole row. `stateless`: its answer for a row depends on that row alone and it remembers nothing, so worker
+    # processes may apply it to parts of the input (bc_filter/parallel.py)
     fn.label = label  # type: ignore[attr-defined]
     fn.reads = None if reads is None else frozenset(reads)  # type: ignore[attr-defined]
+    fn.stateless = stateless  # type: ignore[attr-defined]
     return fn
 
 
@@ -114,7 +116,7 @@ def filter_by_split(names: str | Iterable[str]) -> Predicate:
         return False
 
     keep.refused = refused  # type: ignore[attr-defined]
-    return _labelled(keep, "split " + ",".join(sorted(wanted)), ("input.extra_info.split",))
+    return _labelled(keep, "split " + ",".join(sorted(wanted)), ("input.extra_info.split",), stateless=False)
 
 
 def filter_by_generator(names: str | Iterable[str]) -> Predicate:

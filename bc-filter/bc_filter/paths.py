@@ -102,6 +102,7 @@ def where(condition: str) -> Callable[[Any], bool]:
 
     test.label = f"where {path_text}{op}{text}"  # type: ignore[attr-defined]
     test.reads = _reads(steps)  # type: ignore[attr-defined]
+    test.stateless = True  # type: ignore[attr-defined]  # (filters._labelled)
     return test
 
 

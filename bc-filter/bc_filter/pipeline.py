@@ -101,6 +101,8 @@ def build_processor(*, min_score: float | None = None, max_score: float | None =
 
 
 def filter_trajectories(inputs: str | Path | Iterable[str | Path] = "-", output: str | Path = "-", *,
-                        skip_invalid: bool = False, **options: object) -> ProcessStats:
-    """Run `build_processor(**options)` from `inputs` to `output` ('-' = stdin/stdout); return the stats."""
-    return build_processor(**options).process(inputs, output, skip_invalid=skip_invalid)  # type: ignore[arg-type]
+                        skip_invalid: bool = False, jobs: int | None = None, **options: object) -> ProcessStats:
+    """Run `build_processor(**options)` from `inputs` to `output` ('-' = stdin/stdout); return the stats. `jobs`:
+    worker processes for a large input file (None: one per core; see Processor.process)."""
+    return build_processor(**options).process(inputs, output, skip_invalid=skip_invalid,  # type: ignore[arg-type]
+                                              jobs=jobs)

@@ -95,10 +95,12 @@ class Processor:
 
     def process(self, input_path: str | Path | Iterable[str | Path] = "-", output_path: str | Path = "-", *,
                 skip_invalid: bool = False, validate: Callable[[Any], None] | None = check_trajectory,
-                verbose: bool = False, detailed: bool = True, output_format: str = "jsonl") -> ProcessStats:
+                verbose: bool = False, detailed: bool = True, output_format: str = "jsonl",
+                jobs: int | None = None) -> ProcessStats:
         """Read trajectories from files ('-' = stdin; the seed's evaluator rows are converted), write the output
         as JSONL or parquet ('-' = stdout, JSONL only; a file appears whole or not at all), return the
-        statistics (`detailed=False`: counts only, faster)."""
+        statistics (`detailed=False`: counts only, faster). `jobs`: worker processes for a large input file when
+        every stage is a row filter (None: one per core, at most 8; 1: this process only); the output is the same."""
         inputs = [str(p) for p in ([input_path] if isinstance(input_path, (str, Path)) else input_path)]
         refuse_collisions(reads=[("", path) for path in stdin_or(inputs)], writes=[("-o", output_path)])
         if output_format not in ("jsonl", "parquet"):
@@ -107,16 +109,19 @@ class Processor:
             raise UsageError("parquet output needs -o FILE (not stdout)")
         with OutputLock(output_path, prog="bc-filter"):  # one writer per output
             return self._process(inputs, output_path, skip_invalid=skip_invalid, validate=validate,
-                                 verbose=verbose, detailed=detailed, output_format=output_format)
+                                 verbose=verbose, detailed=detailed, output_format=output_format, jobs=jobs)
 
     def _process(self, inputs: list[str], output_path: str | Path, *, skip_invalid: bool,
                  validate: Callable[[Any], None] | None, verbose: bool, detailed: bool,
-                 output_format: str) -> ProcessStats:
+                 output_format: str, jobs: int | None) -> ProcessStats:
         stats = ProcessStats(detailed=detailed)
         self._declare(stats)
         if output_format == "jsonl" and fast.eligible(inputs, self.stages):
+            if jobs is None:
+                from .parallel import default_jobs
+                jobs = default_jobs()
             self._write(output_path, lambda fh: fast.filter_jsonl(
-                inputs, fh, stats, self.stages, skip_invalid=skip_invalid, validate=validate))
+                inputs, fh, stats, self.stages, skip_invalid=skip_invalid, validate=validate, jobs=jobs))
             if verbose:
                 print(stats.format(), file=sys.stderr)
             return stats

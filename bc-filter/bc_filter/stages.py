@@ -22,11 +22,16 @@ ROW_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError)
 
 def row_error(rec: Record, label: str, exc: Exception, stats: ProcessStats, skip_invalid: bool) -> None:
     """Raise InputError at the record's FILE:LINE, or count it as invalid with `skip_invalid`."""
-    detail = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
-    error = InputError(f"not a usable trajectory for {label}: {detail}", source=rec.source, line=rec.line)
+    error = InputError(row_error_reason(label, exc), source=rec.source, line=rec.line)
     if not skip_invalid:
         raise error
     stats.add_invalid(str(error))
+
+
+def row_error_reason(label: str, exc: Exception) -> str:
+    """What `row_error` says of a row the stage `label` could not handle."""
+    detail = f"missing field {exc}" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+    return f"not a usable trajectory for {label}: {detail}"
 
 
 def _source(row: Row) -> Any:

@@ -6,8 +6,6 @@ so `-j 2` writes the same bytes as `-j 1`, and shard K/M writes exactly the rows
 """
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -15,6 +13,7 @@ from dataclasses import dataclass
 
 from bc_common.errors import ConfigError
 from bc_common.tasks import DedupKey, RowSpec, TaskFactory
+from bc_common.workers import fork_pool
 
 CHUNK = 1024
 MAX_ATTEMPTS = 64
@@ -96,8 +95,7 @@ def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[i
     results: Iterable[list[tuple[DedupKey, bytes | None]]]
     pool = None
     if jobs > 1 and len(plan) > CHUNK:
-        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        pool = ProcessPoolExecutor(jobs, mp_context=ctx, initializer=_init_worker, initargs=(specs,))
+        pool = fork_pool(jobs, _init_worker, (specs,))
         size = max(64, min(CHUNK, len(plan) // (jobs * 8) or 64))
         results = _ordered(pool, _chunks(plan, size), window=jobs * 4)
     else:

@@ -119,3 +119,27 @@ def test_write_batched_sends_a_slow_producers_lines_as_they_come():
     assert b"".join(sink.writes) == b"0\n1\n2\n3\n"
     assert seen_before == [0, 1, 2, 3]  # each line was out before the next was made
     assert write_batched(sink := _Recorder(), slow()) == 4 and len(sink.writes) == 1  # no delay: one batch
+
+
+def test_write_batched_writes_the_lines_made_before_a_failure():
+    """A producer that fails mid-batch (a bad input row): the lines before it go out, then the error, as from a
+    buffered stream; an output that fails is not written to again."""
+    def failing():
+        yield b"a\n"
+        yield b"b\n"
+        raise ValueError("row 3 is bad")
+
+    sink = _Recorder()
+    with pytest.raises(ValueError, match="row 3"):
+        write_batched(sink, failing(), limit=1 << 20)
+    assert b"".join(sink.writes) == b"a\nb\n"
+
+    class Broken(_Recorder):
+        def write(self, data: bytes) -> int:
+            super().write(data)
+            raise BrokenPipeError()
+
+    broken = Broken()
+    with pytest.raises(BrokenPipeError):
+        write_batched(broken, iter([b"x\n"] * 10), limit=4)
+    assert len(broken.writes) == 1

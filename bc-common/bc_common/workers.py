@@ -1,0 +1,50 @@
+"""Pools of worker processes that end with the process that started them.
+
+    pool = fork_pool(2, initializer, (specs,))  # a ProcessPoolExecutor (forked where the OS can)
+
+A worker forked by `concurrent.futures` waits on a queue whose pipe it holds itself, so it never sees its parent
+go: a parent killed with SIGKILL (an OOM kill, `kill -9`, a job scheduler) left its workers asleep for good. Each
+worker here asks Linux to kill it when its parent ends (`prctl(PR_SET_PDEATHSIG)`), and leaves Ctrl-C to the
+parent, which shuts the pool down (a terminal's SIGINT reaches the whole process group: workers printed a
+KeyboardInterrupt traceback each).
+"""
+from __future__ import annotations
+
+import ctypes
+import multiprocessing as mp
+import os
+import signal
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def fork_pool(jobs: int, initializer: Callable[..., Any] | None = None,
+              initargs: tuple[Any, ...] = ()) -> ProcessPoolExecutor:
+    """A ProcessPoolExecutor of `jobs` workers, forked where the OS can (they inherit this process's modules, open
+    files and objects: `initargs` are not pickled then), each running `initializer(*initargs)` first."""
+    context = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    return ProcessPoolExecutor(jobs, mp_context=context, initializer=_start,
+                               initargs=(os.getpid(), initializer, initargs))
+
+
+def _start(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    die_with_parent(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def die_with_parent(parent: int) -> None:
+    """Have this process killed when its parent (pid `parent`) ends, on Linux; end it now if that has happened
+    already (between the fork and the request)."""
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no prctl to call: the worker ends with its queue as before
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
