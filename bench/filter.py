@@ -8,6 +8,8 @@ by the child's CPU time (user+sys; steady when the machine is shared), and ratio
 measured in the same run; the outputs are checked to hold the same rows. A second bc-filter run ANDs
 predicates on several top-level fields (score, status, bootcamp, turns, error) and is checked against
 the same selection made in Python. `--rows` takes real trajectories (bc-eval output) instead, repeated up to -n.
+bc-filter runs as a user runs it (stdin redirected from the file: worker processes, one per core); `-j 1` is
+measured too (one process), and the CPU column shows what the workers cost on top.
 """
 from __future__ import annotations
 
@@ -143,11 +145,12 @@ def main() -> None:
                          orjson.dumps(trajectory(i, rng), option=orjson.OPT_APPEND_NEWLINE))
         size = data.stat().st_size
         print(f"{args.n} trajectories, {size / args.n:.0f} B each")
-        outs = {name: Path(tmp) / f"{name}.jsonl" for name in ("jq", "bare", "bare_all", "bc", "bc_many")}
+        outs = {name: Path(tmp) / f"{name}.jsonl" for name in ("jq", "bare", "bare_all", "bc", "bc1", "bc_many")}
         cmds = {"jq": ([jq, "-c", "select(.score >= 0.9)", str(data)], outs["jq"], None),
                 "bare": ([sys.executable, "-c", BARE_LOOP, str(data), str(outs["bare"])], Path(os.devnull), None),
                 "bare_all": ([sys.executable, "-c", BARE_ALL, str(data), str(outs["bare_all"])], Path(os.devnull), None),
                 "bc": ([bc_filter, "--min-score", "0.9"], outs["bc"], data),
+                "bc1": ([bc_filter, "-j", "1", "--min-score", "0.9"], outs["bc1"], data),
                 "bc_many": ([bc_filter, *MANY], outs["bc_many"], data)}
         best = {name: (float("inf"), float("inf")) for name in cmds}
         for _ in range(args.repeat):  # interleaved, best of each: the machine may be shared
@@ -166,11 +169,12 @@ def main() -> None:
     print(f"kept {kept['bc_many']} rows with {' '.join(MANY)}")
     labels = {"jq": "jq -c 'select(.score >= 0.9)'", "bare": "bare loop: loads, select, dumps",
               "bare_all": "bare loop: loads+dumps every row",
-              "bc": "bc-filter --min-score 0.9", "bc_many": "bc-filter, 5 predicates"}
-    print(f"{'':34}{'rows/s (wall)':>15}{'rows/s (CPU)':>15}")
+              "bc": "bc-filter --min-score 0.9", "bc1": "bc-filter -j 1 --min-score 0.9",
+              "bc_many": "bc-filter, 5 predicates"}
+    print(f"{'':34}{'rows/s (wall)':>15}{'rows/s (CPU)':>15}   ({len(os.sched_getaffinity(0))} cores)")
     for name, label in labels.items():
         print(f"{label:34}{args.n / best[name][0]:>15,.0f}{args.n / best[name][1]:>15,.0f}")
-    for run in ("bc", "bc_many"):
+    for run in ("bc", "bc1", "bc_many"):
         for base, target in (("jq", "20x"), ("bare", "-"), ("bare_all", "3x")):
             wall = best[base][0] / best[run][0]
             cpu = best[base][1] / best[run][1]

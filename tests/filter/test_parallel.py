@@ -84,7 +84,9 @@ def test_workers_write_what_one_process_writes(tmp_path, small_pieces, options):
 
 @pytest.mark.parametrize("cut", [0, 5, 17, 40, 63, 95])
 def test_the_first_bad_line_is_refused_after_the_same_output(tmp_path, small_pieces, cut):
-    lines = _varied()
+    """The first bad line at several places (the lines before `cut` made valid), in several pieces."""
+    valid = [line for line in _rows() if b'"evaluation_config"' not in line]
+    lines = [valid[i % len(valid)] if line in BAD_LINES and i < cut else line for i, line in enumerate(_varied())]
     bad = next(i for i in range(cut, len(lines)) if lines[i] in BAD_LINES)
     path = tmp_path / "in.jsonl"
     path.write_bytes(b"".join(lines))
@@ -94,6 +96,9 @@ def test_the_first_bad_line_is_refused_after_the_same_output(tmp_path, small_pie
     first_bad = next(i for i, line in enumerate(lines) if line in BAD_LINES)
     assert f"in.jsonl:{first_bad + 1}: " in got[2]
     assert bad >= first_bad
+    before = tmp_path / "before.jsonl"  # the rows kept before the bad line are written, as from a buffered stream
+    before.write_bytes(b"".join(lines[:first_bad]))
+    assert got[0] and got[0] == _run(before, {"min_score": 0.5}, jobs=1, skip_invalid=False)[0]
 
 
 def test_the_file_edges_and_long_lines(tmp_path, small_pieces):
