@@ -1,6 +1,8 @@
 """Pools of worker processes that end with the process that started them.
 
     pool = fork_pool(2, initializer, (specs,))  # a ProcessPoolExecutor (forked where the OS can)
+    ...
+    stop(pool)  # on an error or Ctrl-C: the workers killed now, not waited for
 
 A worker forked by `concurrent.futures` waits on a queue whose pipe it holds itself, so it never sees its parent
 go: a parent killed with SIGKILL (an OOM kill, `kill -9`, a job scheduler) left its workers asleep for good. Each
@@ -29,6 +31,18 @@ def fork_pool(jobs: int, initializer: Callable[..., Any] | None = None,
     context = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=_start,
                                initargs=(os.getpid(), initializer, initargs))
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """End `pool` now: its workers are killed (what they were doing is abandoned) and the pool shut down. For an
+    error or Ctrl-C in the parent, where waiting for the pieces in flight could take as long as the slowest
+    (`shutdown(wait=True)` waits; a worker ignores the SIGINT)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            process.kill()
+        except (OSError, ValueError, AttributeError):  # gone already
+            pass
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _start(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:

@@ -26,7 +26,7 @@ from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any
 
-from bc_common.workers import fork_pool
+from bc_common.workers import fork_pool, stop
 
 from .fast import Counts, Out, Run, scan
 
@@ -97,6 +97,9 @@ def filter_file(fh: IO[bytes], source: str, run: Run, jobs: int, skip_invalid: b
             for line, reason, field in events:
                 bad(reason, done + line, field)
             done += tally.lines
+    except BaseException:  # a bad line, Ctrl-C, the output gone: the pieces in flight are not waited for
+        stop(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         buffer.release()

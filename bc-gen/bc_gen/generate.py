@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bc_common.errors import ConfigError
 from bc_common.tasks import DedupKey, RowSpec, TaskFactory
-from bc_common.workers import fork_pool
+from bc_common.workers import fork_pool, stop
 
 CHUNK = 1024
 MAX_ATTEMPTS = 64
@@ -114,6 +114,11 @@ def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[i
                 if render:
                     stats.rows += 1
                     yield line
+    except BaseException:  # an error, Ctrl-C, or the reader gone (GeneratorExit): a slow bootcamp's chunks in flight
+        if pool is not None:  # would take minutes
+            stop(pool)
+            pool = None
+        raise
     finally:
         if pool is not None:
             # not multiprocessing.Pool: its terminate() can hang on a worker it never signals (seen ~1 run in 10)

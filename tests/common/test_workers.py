@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from bc_common.workers import fork_pool
+from bc_common.workers import fork_pool, stop
 
 from ..filter.rows import task, trajectory
 
@@ -98,3 +98,17 @@ def test_workers_leave_ctrl_c_to_the_parent():
         assert later.result(timeout=30) == worker
     finally:
         pool.shutdown()
+
+
+def test_stop_does_not_wait_for_the_work_in_flight():
+    """An error in the parent while workers are busy with slow work: `stop` ends them at once (shutdown would wait
+    for the work, since the workers ignore Ctrl-C)."""
+    pool = fork_pool(2)
+    futures = [pool.submit(_sleep_then_pid, 30) for _ in range(4)]
+    time.sleep(0.3)  # both workers busy
+    workers = list(pool._processes)
+    started = time.monotonic()
+    stop(pool)
+    assert time.monotonic() - started < 10
+    assert not any(map(_alive, workers))
+    assert all(f.done() for f in futures)
