@@ -7,7 +7,7 @@ so `-j 2` writes the same bytes as `-j 1`, and shard K/M writes exactly the rows
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sized
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -64,9 +64,21 @@ def _draw(factories: Factories, chunk: Plan) -> list[tuple[DedupKey, bytes | Non
     return out
 
 
-def _chunks(plan: Plan, size: int) -> Iterator[Plan]:
-    for start in range(0, len(plan), size):
-        yield plan[start:start + size]
+def _plan(indices: Iterable[int], group_of: Callable[[int], int], emit: set[int] | None, dedup: bool,
+          size: int) -> Iterator[Plan]:
+    """The (index, group, render) entries of `indices` in chunks of `size`, made as they are asked for (a list of
+    them all took a tuple a row before the first was drawn: ~0.3 s and ~100 MB for 2M rows). Without dedup, rows
+    not emitted are not drawn at all."""
+    chunk: Plan = []
+    for i in indices:
+        render = emit is None or i in emit
+        if render or dedup:
+            chunk.append((i, group_of(i), render))
+            if len(chunk) >= size:
+                yield chunk
+                chunk = []
+    if chunk:
+        yield chunk
 
 
 def generate(specs: RowSpec | list[RowSpec], indices: Iterable[int], *, group_of: Callable[[int], int] | None = None,
@@ -89,23 +101,20 @@ def generate(specs: RowSpec | list[RowSpec], indices: Iterable[int], *, group_of
 def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[int], int], emit: set[int] | None,
              jobs: int, dedup: bool, seen: set[DedupKey], stats: GenStats, factories: Factories) -> Iterator[bytes]:
     """Several groups, a subset to emit, or worker processes: a plan of (index, group, render), drawn in chunks."""
-    plan = [(i, group_of(i), emit is None or i in emit) for i in indices]
-    if not dedup:
-        plan = [p for p in plan if p[2]]
-    results: Iterable[list[tuple[DedupKey, bytes | None]]]
+    count = len(indices) if isinstance(indices, Sized) else None  # rows to draw (indices: a range in bc-gen)
+    if count is not None and emit is not None and not dedup:
+        count = min(count, len(emit))
+    results: Iterable[tuple[Plan, list[tuple[DedupKey, bytes | None]]]]
     pool = None
-    if jobs > 1 and len(plan) > CHUNK:
+    if jobs > 1 and (count is None or count > CHUNK):
         pool = fork_pool(jobs, _init_worker, (specs,))
-        size = max(64, min(CHUNK, len(plan) // (jobs * 8) or 64))
-        results = _ordered(pool, _chunks(plan, size), window=jobs * 4)
+        size = CHUNK if count is None else max(64, min(CHUNK, count // (jobs * 8) or 64))
+        results = _ordered(pool, _plan(indices, group_of, emit, dedup, size), window=jobs * 4)
     else:
-        results = (_draw(factories, c) for c in _chunks(plan, CHUNK))
+        results = ((chunk, _draw(factories, chunk)) for chunk in _plan(indices, group_of, emit, dedup, CHUNK))
     try:
-        position = 0
-        for chunk in results:
-            for digest, line in chunk:
-                index, group, render = plan[position]
-                position += 1
+        for chunk, drawn in results:
+            for (index, group, render), (digest, line) in zip(chunk, drawn, strict=True):
                 if dedup and digest in seen:
                     digest, line = _redraw(factories[group], index, render, seen, specs[group])
                     stats.regenerated += 1
@@ -126,15 +135,18 @@ def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[i
 
 
 def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan],
-             window: int) -> Iterator[list[tuple[DedupKey, bytes | None]]]:
-    """Results of `_work` over `chunks` in order, with at most `window` chunks in flight (bounded memory)."""
+             window: int) -> Iterator[tuple[Plan, list[tuple[DedupKey, bytes | None]]]]:
+    """Each chunk with the result of `_work` over it, in order, at most `window` chunks in flight (bounded
+    memory)."""
     pending: deque = deque()
     for chunk in chunks:
-        pending.append(pool.submit(_work, chunk))
+        pending.append((chunk, pool.submit(_work, chunk)))
         if len(pending) >= window:
-            yield pending.popleft().result()
+            chunk, future = pending.popleft()
+            yield chunk, future.result()
     while pending:
-        yield pending.popleft().result()
+        chunk, future = pending.popleft()
+        yield chunk, future.result()
 
 
 def _sequential(factories: Factories, indices: Iterable[int], dedup: bool, seen: set[DedupKey], stats: GenStats,
