@@ -22,13 +22,12 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
-from typing import IO, Any
-
-from bc_common.workers import fork_pool, stop
+from typing import IO, TYPE_CHECKING, Any
 
 from .fast import Counts, Out, Run, scan
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 PIECE = 4 << 20  # bytes a worker filters at a time (a line longer than that makes its piece longer)
 PARALLEL_MIN = 32 << 20  # a smaller input is filtered here: starting workers would cost about what they save
@@ -60,6 +59,11 @@ def filter_file(fh: IO[bytes], source: str, run: Run, jobs: int, skip_invalid: b
     if region is None:
         return 1
     fd, start, end = region
+    # imported for large files only (~12 ms of every start otherwise)
+    from concurrent.futures.process import BrokenProcessPool
+
+    from bc_common.workers import fork_pool, stop
+
     writer.write()  # the rows kept so far go first (and no forked copy holds them)
     slots, size = jobs * WINDOW, PIECE + _SCAN  # a slot's bytes: a piece's kept lines, unless a line is longer
     shared = mmap.mmap(-1, slots * size)  # the kept lines come back through it (a copy in, a write out)
