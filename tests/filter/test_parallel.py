@@ -196,3 +196,35 @@ def test_a_dead_worker_leaves_the_rest_to_one_process(tmp_path, small_pieces, mo
     assert got == _run(path, {"min_score": 0.5}, jobs=1)
     assert 1 < small_pieces[0] < 40
     assert "a worker process died" in capfd.readouterr().err
+
+
+def test_random_damage_and_piece_sizes(tmp_path, small_pieces, monkeypatch):
+    """Seeded rounds of mutated, blank, CRLF and valid lines, pieces of random sizes, 2–4 workers, with and without
+    --skip-invalid: the same as one process every time."""
+    import random
+
+    rng = random.Random(20261204)
+    valid = [line for line in _rows() if b'"evaluation_config"' not in line]
+    alphabet = b'{}[]":,0123456789eE+-.\\ \xff\xc3\xa9tfnul\r'
+    for round_ in range(12):
+        lines = []
+        for _ in range(rng.randint(5, 60)):
+            line = bytearray(rng.choice(valid))
+            kind = rng.random()
+            if kind < 0.15:
+                pos = rng.randrange(len(line) - 1)
+                line[pos] = rng.choice(alphabet)
+            elif kind < 0.2:
+                line = bytearray(b"\n")
+            elif kind < 0.3:
+                line = line[:-1] + b"\r\n"
+            lines.append(bytes(line))
+        if rng.random() < 0.3:
+            lines[-1] = lines[-1].rstrip(b"\r\n")
+        path = tmp_path / f"in{round_}.jsonl"
+        path.write_bytes(b"".join(lines))
+        monkeypatch.setattr(parallel, "PIECE", rng.choice([1, 200, 900, 5000]))
+        options = rng.choice([{"min_score": 0.5}, {"status": ["completed"]}, {"where": ["num_turns.assistant>=2"]}])
+        skip = rng.random() < 0.6
+        assert _run(path, options, jobs=rng.randint(2, 4), skip_invalid=skip) == \
+            _run(path, options, jobs=1, skip_invalid=skip), (round_, options, skip)
