@@ -70,4 +70,5 @@ The commands' shared plumbing:
     cli_options         the flags every tool shares, defined once; numbers checked at parse time
     loopback            an ASGI app served on 127.0.0.1 in a background thread: `serve_in_thread`, `listen`
     http1               pooled keep-alive HTTP/1.1 on httptools: bc-eval's chat calls, bc-toolserve's forwarding
+    workers             worker process pools that die with their parent and leave Ctrl-C to it: `fork_pool`, `stop`
 """

@@ -62,6 +62,13 @@ def _interrupt(signum: int, frame: Any) -> None:
     raise KeyboardInterrupt
 
 
+def leave_interrupts_to_parent() -> None:
+    """In a worker process (bc_common.workers): Ctrl-C, which a terminal sends to the whole process group, is the
+    parent's to handle; the parent stops its workers. Without this each worker printed a KeyboardInterrupt
+    traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def stop_on_sigterm() -> None:
     """Make SIGTERM unwind like Ctrl-C (KeyboardInterrupt) in this process, so `finally` blocks run and temp
     files are removed. Forked workers that inherit the handler die at once instead."""

@@ -46,19 +46,21 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _start(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    from .cli import leave_interrupts_to_parent
+
+    leave_interrupts_to_parent()
     die_with_parent(parent)
     if initializer is not None:
         initializer(*initargs)
 
 
 def die_with_parent(parent: int) -> None:
-    """Have this process killed when its parent (pid `parent`) ends, on Linux; end it now if that has happened
-    already (between the fork and the request)."""
+    """Have this process killed when its parent (pid `parent`) ends, on Linux; if that has happened already
+    (between the fork and the request), the signal it would have sent, now."""
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):  # no prctl to call: the worker ends with its queue as before
             pass
-    if os.getppid() != parent:
-        os._exit(1)
+        if os.getppid() != parent:
+            os.kill(os.getpid(), signal.SIGKILL)

@@ -94,7 +94,7 @@ def _statuses(ctx: click.Context, param: click.Parameter, values: tuple[str, ...
 @click.option("--tokenizer", metavar="DIR|URL", default=None,
               help="The model's tokenizer folder (tokenizer.json + chat template) or its server (/tokenize).")
 @click.option("--stats", "show_stats", is_flag=True, help="Print counts and histograms to stderr.")
-@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+@click.option("-j", "--jobs", type=Count(1, 1024), default=None,
               help="Worker processes for a large input file when every option is a row filter (default: one per "
                    "core, at most 8; 1: one process). The output is the same bytes.")
 @skip_invalid_option

@@ -1,7 +1,7 @@
 """bc-filter's fast path on several cores: a large regular file cut at line ends into pieces that worker processes
-filter (`fast.scan`: the same checks, the same filters), the kept lines written in input order.
+filter (`scan.scan`: the same checks, the same filters), the kept lines written in input order.
 
-    first = filter_file(fh, source, run, jobs, skip_invalid, writer, counts, bad)  # fast.scan the rest from `first`
+    first = filter_file(fh, source, run, jobs, skip_invalid, writer, counts, bad)  # scan.scan the rest from `first`
 
 Only what can be read by position takes this path: a regular file (named, or stdin redirected from one) of at least
 `PARALLEL_MIN` bytes past its current position, up to its last line end as it stands; pipes, compressed files and
@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from .fast import Counts, Out, Run, scan
+from .scan import Counts, Out, Run, scan
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
