@@ -21,6 +21,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from .cli import leave_interrupts_to_parent  # (imported here: a forked child imports nothing new)
+
 _PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 
 
@@ -46,8 +48,6 @@ def stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _start(parent: int, initializer: Callable[..., Any] | None, initargs: tuple[Any, ...]) -> None:
-    from .cli import leave_interrupts_to_parent
-
     leave_interrupts_to_parent()
     die_with_parent(parent)
     if initializer is not None:
