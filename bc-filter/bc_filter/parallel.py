@@ -22,12 +22,9 @@ import stat
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, Any
 
 from .scan import Counts, Out, Run, scan
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 PIECE = 4 << 20  # bytes a worker filters at a time (a line longer than that makes its piece longer)
 PARALLEL_MIN = 32 << 20  # a smaller input is filtered here: starting workers would cost about what they save
@@ -60,6 +57,7 @@ def filter_file(fh: IO[bytes], source: str, run: Run, jobs: int, skip_invalid: b
         return 1
     fd, start, end = region
     # imported for large files only (~12 ms of every start otherwise)
+    from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
     from bc_common.workers import fork_pool, stop
@@ -77,7 +75,12 @@ def filter_file(fh: IO[bytes], source: str, run: Run, jobs: int, skip_invalid: b
         while True:
             while free and (piece := next(pieces, None)) is not None:
                 slot = free.pop()
-                pending.append((piece[0], slot, pool.submit(_filter_piece, *piece, slot)))
+                try:
+                    future = pool.submit(_filter_piece, *piece, slot)
+                except BrokenProcessPool as exc:  # a worker died before this piece was handed out: it fails in
+                    future = Future()  # its turn, below, like one handed out
+                    future.set_exception(exc)
+                pending.append((piece[0], slot, future))
             if not pending:
                 break
             piece_start, slot, future = pending.popleft()
