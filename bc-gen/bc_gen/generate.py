@@ -6,9 +6,11 @@ so `-j 2` writes the same bytes as `-j 1`, and shard K/M writes exactly the rows
 """
 from __future__ import annotations
 
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sized
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 from bc_common.errors import ConfigError
@@ -109,7 +111,7 @@ def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[i
     if jobs > 1 and (count is None or count > CHUNK):
         pool = fork_pool(jobs, _init_worker, (specs,))
         size = CHUNK if count is None else max(64, min(CHUNK, count // (jobs * 8) or 64))
-        results = _ordered(pool, _plan(indices, group_of, emit, dedup, size), window=jobs * 4)
+        results = _ordered(pool, _plan(indices, group_of, emit, dedup, size), jobs * 4, factories)
     else:
         results = ((chunk, _draw(factories, chunk)) for chunk in _plan(indices, group_of, emit, dedup, CHUNK))
     try:
@@ -134,19 +136,40 @@ def _planned(specs: list[RowSpec], indices: Iterable[int], group_of: Callable[[i
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan],
-             window: int) -> Iterator[tuple[Plan, list[tuple[DedupKey, bytes | None]]]]:
+def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan], window: int,
+             factories: Factories) -> Iterator[tuple[Plan, list[tuple[DedupKey, bytes | None]]]]:
     """Each chunk with the result of `_work` over it, in order, at most `window` chunks in flight (bounded
-    memory)."""
+    memory). A worker that dies (killed, out of memory) breaks the pool: its chunk and every later one are drawn
+    in this process instead (the same rows: a row depends on its index alone)."""
     pending: deque = deque()
+    broken = False
+
+    def result(chunk: Plan, future: Future) -> list[tuple[DedupKey, bytes | None]]:
+        nonlocal broken
+        if not broken:
+            try:
+                return future.result()
+            except BrokenProcessPool:
+                broken = True
+                print("bc-gen: a worker process died; making the remaining rows in this process", file=sys.stderr)
+        return _draw(factories, chunk)
+
     for chunk in chunks:
-        pending.append((chunk, pool.submit(_work, chunk)))
+        if broken:
+            future = None
+        else:
+            try:
+                future = pool.submit(_work, chunk)
+            except BrokenProcessPool:  # a worker died before this chunk was handed out: drawn here in its turn
+                future = Future()
+                future.set_exception(BrokenProcessPool("a worker process died"))
+        pending.append((chunk, future))
         if len(pending) >= window:
             chunk, future = pending.popleft()
-            yield chunk, future.result()
+            yield chunk, result(chunk, future)
     while pending:
         chunk, future = pending.popleft()
-        yield chunk, future.result()
+        yield chunk, result(chunk, future)
 
 
 def _sequential(factories: Factories, indices: Iterable[int], dedup: bool, seen: set[DedupKey], stats: GenStats,
