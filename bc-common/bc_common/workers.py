@@ -2,6 +2,7 @@
 
     pool = fork_pool(2, initializer, (specs,))  # a ProcessPoolExecutor (forked where the OS can)
     ...
+    future = submit(pool, fn, *args)  # a dead worker: a future that fails in its turn, as the pool's own do
     stop(pool)  # on an error or Ctrl-C: the workers killed now, not waited for
 
 A worker forked by `concurrent.futures` waits on a queue whose pipe it holds itself, so it never sees its parent
@@ -18,7 +19,8 @@ import os
 import signal
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from .cli import leave_interrupts_to_parent  # (imported here: a forked child imports nothing new)
@@ -33,6 +35,18 @@ def fork_pool(jobs: int, initializer: Callable[..., Any] | None = None,
     context = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
     return ProcessPoolExecutor(jobs, mp_context=context, initializer=_start,
                                initargs=(os.getpid(), initializer, initargs))
+
+
+def submit(pool: ProcessPoolExecutor, fn: Callable[..., Any], *args: Any) -> Future:
+    """`pool.submit(fn, *args)`, or, where a worker has died already (the pool refuses new work), a future that
+    raises BrokenProcessPool when its result is asked for: callers that make the rest themselves after a death
+    meet it in one place, in order, whether the death came before or after the hand-out."""
+    try:
+        return pool.submit(fn, *args)
+    except BrokenProcessPool as exc:
+        failed: Future = Future()
+        failed.set_exception(exc)
+        return failed
 
 
 def stop(pool: ProcessPoolExecutor) -> None:

@@ -60,7 +60,7 @@ def filter_file(fh: IO[bytes], source: str, run: Run, jobs: int, skip_invalid: b
     from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    from bc_common.workers import fork_pool, stop
+    from bc_common.workers import fork_pool, stop, submit
 
     writer.write()  # the rows kept so far go first (and no forked copy holds them)
     slots, size = jobs * WINDOW, PIECE + _SCAN  # a slot's bytes: a piece's kept lines, unless a line is longer
@@ -75,12 +75,7 @@ def filter_file(fh: IO[bytes], source: str, run: Run, jobs: int, skip_invalid: b
         while True:
             while free and (piece := next(pieces, None)) is not None:
                 slot = free.pop()
-                try:
-                    future = pool.submit(_filter_piece, *piece, slot)
-                except BrokenProcessPool as exc:  # a worker died before this piece was handed out: it fails in
-                    future = Future()  # its turn, below, like one handed out
-                    future.set_exception(exc)
-                pending.append((piece[0], slot, future))
+                pending.append((piece[0], slot, submit(pool, _filter_piece, *piece, slot)))
             if not pending:
                 break
             piece_start, slot, future = pending.popleft()

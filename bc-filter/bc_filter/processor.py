@@ -118,8 +118,7 @@ class Processor:
         self._declare(stats)
         if output_format == "jsonl" and fast.eligible(inputs, self.stages):
             if jobs is None:
-                from .parallel import default_jobs
-                jobs = default_jobs()
+                jobs = fast.parallel.default_jobs()
             self._write(output_path, lambda fh: fast.filter_jsonl(
                 inputs, fh, stats, self.stages, skip_invalid=skip_invalid, validate=validate, jobs=jobs))
             if verbose:

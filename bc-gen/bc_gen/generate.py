@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bc_common.errors import ConfigError
 from bc_common.tasks import DedupKey, RowSpec, TaskFactory
-from bc_common.workers import fork_pool, stop
+from bc_common.workers import fork_pool, stop, submit
 
 CHUNK = 1024
 MAX_ATTEMPTS = 64
@@ -144,9 +144,9 @@ def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan], window: int,
     pending: deque = deque()
     broken = False
 
-    def result(chunk: Plan, future: Future) -> list[tuple[DedupKey, bytes | None]]:
+    def result(chunk: Plan, future: Future | None) -> list[tuple[DedupKey, bytes | None]]:
         nonlocal broken
-        if not broken:
+        if future is not None and not broken:
             try:
                 return future.result()
             except BrokenProcessPool:
@@ -155,15 +155,7 @@ def _ordered(pool: ProcessPoolExecutor, chunks: Iterator[Plan], window: int,
         return _draw(factories, chunk)
 
     for chunk in chunks:
-        if broken:
-            future = None
-        else:
-            try:
-                future = pool.submit(_work, chunk)
-            except BrokenProcessPool:  # a worker died before this chunk was handed out: drawn here in its turn
-                future = Future()
-                future.set_exception(BrokenProcessPool("a worker process died"))
-        pending.append((chunk, future))
+        pending.append((chunk, None if broken else submit(pool, _work, chunk)))
         if len(pending) >= window:
             chunk, future = pending.popleft()
             yield chunk, result(chunk, future)
