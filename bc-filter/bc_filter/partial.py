@@ -22,14 +22,13 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 import orjson
+from msgspec import UNSET, UnsetType
 
 from bc_common.records import ROLES, STATUSES
 
 __all__ = ["FULL", "RowView", "reads_of"]
 
 FULL = None  # a filter's `reads` when it may look anywhere in the row: partial decoding is off
-
-_ABSENT = msgspec.Raw()  # the default of a key the row may lack: empty bytes, never a JSON value
 
 
 class _Object(msgspec.Struct, gc=False):
@@ -93,7 +92,7 @@ class RowView:
         fields: list[Any] = [("id", msgspec.Raw if "id" in tree else Any),
                              ("task_id", msgspec.Raw if "task_id" in tree else Any), ("input", input_type),
                              ("messages", list[_Message]), ("score", float | int), ("status", _Status)]
-        fields += [(key, _leaf(sub, nested=False) or _struct(f"_{key}", sub, nested=True), _ABSENT)
+        fields += [(key, (_leaf(sub, nested=False) or _struct(f"_{key}", sub, nested=True)) | UnsetType, UNSET)
                    for key, sub in sorted(tree.items()) if key not in _REQUIRED]
         self._decode = msgspec.json.Decoder(msgspec.defstruct("_Trajectory", fields, gc=False)).decode
         top = {key: sub for key, sub in tree.items() if key not in ("input", "score", "status")}
@@ -146,9 +145,9 @@ def _tree(reads: Iterable[str]) -> dict[str, Any]:
 
 
 def _struct(name: str, tree: dict[str, Any], *, nested: bool) -> Any:
-    """A Struct of the tree's keys, each optional: a subtree is a Struct again, a leaf Raw (decoded whole by
-    orjson) at the row's or input's level, a scalar below (`nested`)."""
-    fields = [(key, _leaf(sub, nested=nested) or _struct(f"{name}_{key}", sub, nested=True), _ABSENT)
+    """A Struct of the tree's keys, each optional (UNSET when the row lacks it): a subtree is a Struct again, a
+    leaf Raw (decoded whole by orjson) at the row's or input's level, a scalar below (`nested`)."""
+    fields = [(key, (_leaf(sub, nested=nested) or _struct(f"{name}_{key}", sub, nested=True)) | UnsetType, UNSET)
               for key, sub in sorted(tree.items())]
     return msgspec.defstruct(name, fields, gc=False)
 
@@ -160,40 +159,19 @@ def _leaf(sub: Any, *, nested: bool) -> Any:
     return msgspec.Raw if sub is _WHOLE else None
 
 
-def _nested_builder(tree: dict[str, Any]) -> Callable[[Any], dict[str, Any]]:
-    """A function from a nested Struct (see _struct) to the dict of the keys the row has."""
-    leaves = [key for key, sub in sorted(tree.items()) if sub is _WHOLE or sub is _SCALAR]
-    subs = [(key, _nested_builder(sub)) for key, sub in sorted(tree.items()) if isinstance(sub, dict)]
-
-    def build(view: Any) -> dict[str, Any]:
-        out = {}
-        for key in leaves:
-            value = getattr(view, key)
-            if value is not _ABSENT:
-                out[key] = value
-        for key, sub in subs:
-            value = getattr(view, key)
-            if value is not _ABSENT:
-                out[key] = sub(value)
-        return out
-
-    return build
-
-
 _REQUIRED = ("id", "task_id", "input", "messages", "score", "status")
 
 
 def _row_builder(score: bool, task: Any, top: dict[str, Any], status: bool) -> Callable[[Any], dict[str, Any]]:
-    """A function from a decoded view to the row dict the filters see."""
-    loads = orjson.loads
+    """A function from a decoded view to the row dict the filters see. A nested part (Structs of scalars, UNSET
+    where the row lacks a key) becomes dicts in one `msgspec.to_builtins` call; a key read whole, Raw, by orjson."""
+    loads, builtins, raw_type = orjson.loads, msgspec.to_builtins, (msgspec.Raw,)
     whole_input = task is _WHOLE
+    part_input = not whole_input and bool(task)
     inner = [] if whole_input else [key for key, sub in sorted(task.items()) if sub is _WHOLE]
-    inner_values = [] if whole_input else [key for key, sub in sorted(task.items()) if sub is _SCALAR]
-    inner_subs = [] if whole_input else [(key, _nested_builder(sub)) for key, sub in sorted(task.items())
-                                         if isinstance(sub, dict)]
     top_raw = [key for key, sub in sorted(top.items()) if sub is _WHOLE]
     top_values = [key for key, sub in sorted(top.items()) if sub is _SCALAR]
-    top_subs = [(key, _nested_builder(sub)) for key, sub in sorted(top.items()) if isinstance(sub, dict)]
+    top_subs = [key for key, sub in sorted(top.items()) if isinstance(sub, dict)]
 
     def row(view: Any) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -209,30 +187,25 @@ def _row_builder(score: bool, task: Any, top: dict[str, Any], status: bool) -> C
             if task.__class__ is not dict:
                 raise ValueError("input is not an object")  # check_trajectory's error words it
             out["input"] = task
-        elif inner or inner_values or inner_subs:
-            task = view.input
-            part = {key: loads(memoryview(raw)) for key in inner if (raw := getattr(task, key))}
-            for key in inner_values:
-                value = getattr(task, key)
-                if value is not _ABSENT:
-                    part[key] = value
-            for key, sub in inner_subs:
-                value = getattr(task, key)
-                if value is not _ABSENT:
-                    part[key] = sub(value)
+        elif part_input:
+            part = builtins(view.input, builtin_types=raw_type)
+            for key in inner:
+                raw = part.get(key)
+                if raw is not None:
+                    part[key] = loads(memoryview(raw))
             out["input"] = part
         for key in top_raw:
             raw = getattr(view, key)
-            if raw:  # empty: the row lacks the key
+            if raw is not UNSET:
                 out[key] = loads(memoryview(raw))
         for key in top_values:
             value = getattr(view, key)
-            if value is not _ABSENT:
+            if value is not UNSET:
                 out[key] = value
-        for key, sub in top_subs:
+        for key in top_subs:
             value = getattr(view, key)
-            if value is not _ABSENT:
-                out[key] = sub(value)
+            if value is not UNSET:
+                out[key] = builtins(value)
         return out
 
     return row

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import IO, Any
 
 import orjson
@@ -112,21 +113,25 @@ def scan(run: Run, lines: Iterable[bytes], first: int, writer: Out, counts: Coun
         hist_kept, sources_kept = stats.score_hist_kept, stats.data_sources_kept
         stamps, matches = stats.stamps, stats.matches
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
-    validate, quick, deep = run.validate, run.quick, run.deep
+    validate, quick = run.validate, run.quick
+    deep_line = _DEEP_LINE if run.deep else sys.maxsize  # longer lines may nest past orjson's depth limit
     view_decode, view_row = (run.view._decode, run.view._row) if run.view is not None else (None, None)
     kept, pending, batch, delay, last = writer.lines, writer.pending, writer.batch, writer.delay, writer.last
     clock = time.monotonic
     n_in = n_kept = 0
     lineno = first - 1
+    if first == 1:  # as read_records: a byte order mark is not data
+        lines = iter(lines)
+        for line in lines:
+            lines = chain((line[3:] if line.startswith(BOM) else line,), lines)
+            break
     try:
         for lineno, line in enumerate(lines, first):
-            if lineno == 1 and line.startswith(BOM):  # as read_records: a byte order mark is not data
-                line = line[3:]
             row = None
             if view_decode is not None:  # RowView.decode inlined: one call fewer a row
                 try:
                     row = view_row(view_decode(line))
-                    if deep and len(line) > _DEEP_LINE:
+                    if len(line) > deep_line:
                         row = None  # msgspec may have accepted a depth orjson refuses: the full decode
                     elif not line.isascii():
                         line.decode()  # msgspec skips strings without checking their UTF-8
