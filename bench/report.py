@@ -15,10 +15,10 @@ import argparse
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import orjson
+from _child import run_child
 
 try:
     import vl_convert  # noqa: F401
@@ -36,31 +36,6 @@ with open(sys.argv[1], "rb") as src:
         n += 1
 print(n)
 """
-
-
-# Starts the measured command from a small process of its own and prints its usage: a child forked straight from
-# this (large) process would count this process's pages in its peak (ru_maxrss keeps the pre-exec high-water mark).
-LAUNCH = """
-import os, subprocess, sys
-proc = subprocess.Popen(sys.argv[2:])
-_, status, usage = os.wait4(proc.pid, 0)
-with open(sys.argv[1], "w") as fh:
-    fh.write(f"{usage.ru_utime + usage.ru_stime} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
-"""
-
-
-def run_child(cmd: list[str]) -> tuple[float, float, float, bytes, bytes, int]:
-    """Run `cmd` and read its own usage (wait4): (wall s, CPU s, peak MB, stdout, stderr, exit code).
-    CPU time (user + sys) is the steadier figure when the machine is shared."""
-    started = time.perf_counter()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
-            tempfile.NamedTemporaryFile("r") as report:
-        subprocess.run([sys.executable, "-c", LAUNCH, report.name, *cmd], stdout=out, stderr=err, check=True)
-        wall = time.perf_counter() - started
-        cpu, maxrss, code = report.read().split()
-        out.seek(0)
-        err.seek(0)
-        return wall, float(cpu), int(maxrss) / 1024, out.read(), err.read(), int(code)
 
 
 def real_trajectories(folder: Path, rows: int) -> list[bytes]:
