@@ -134,7 +134,8 @@ class TaskFactory:
             b"".join(factory.lines(range(100))) == b"".join(factory.row(i)[1] for i in range(100))
         """
         template, repeats = self._template, self._repeats
-        prefix, reseed, seed_global = self._key_prefix, self.rng.seed_record, self._seed_global
+        first_key = self._key_prefix.replace(b"%", b"%%") + b"%d\x1f0"  # a record's key, as _seed: one operation
+        reseed, seed_global = self.rng.seed_record, self._seed_global
         generator = self.generator
         case_generator, prompt_func = generator.case_generator, generator.prompt_func
         offset = self.spec.index_offset
@@ -142,7 +143,7 @@ class TaskFactory:
         count = 0
         try:
             for index in indices:
-                seed = reseed(prefix + b"%d\x1f0" % index)  # as _seed
+                seed = reseed(first_key % index)  # as _seed
                 if seed_global:
                     random.seed(seed)
                 generator.index = index
