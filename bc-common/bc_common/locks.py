@@ -13,7 +13,6 @@ from __future__ import annotations
 import fcntl
 import os
 import re
-import socket
 import stat
 import sys
 import time
@@ -82,7 +81,7 @@ class OutputLock:
             if same:  # else the holder removed it as we opened it: take the new one
                 break
             os.close(fd)
-        info = orjson.dumps({"pid": os.getpid(), "command": self.prog, "host": socket.gethostname(),
+        info = orjson.dumps({"pid": os.getpid(), "command": self.prog, "host": _host(),
                              "started": time.strftime("%Y-%m-%dT%H:%M:%S%z")}) + b"\n"
         os.ftruncate(fd, 0)
         os.pwrite(fd, info, 0)
@@ -103,7 +102,7 @@ class OutputLock:
     def _refuse(self, holder: dict[str, Any] | None) -> None:
         who = "another process"
         if holder:
-            where = f" on {holder['host']}" if holder.get("host") not in (None, socket.gethostname()) else ""
+            where = f" on {holder['host']}" if holder.get("host") not in (None, _host()) else ""
             who = f"{holder.get('command') or 'a process'} (pid {holder.get('pid')}{where}, since " \
                   f"{holder.get('started') or '?'})"
         raise UsageError(f"{self.output}: {self.flag} is being written by {who}; two writers would corrupt it: "
@@ -195,3 +194,8 @@ def remove_stale_temps(output: str | Path, *, locked: bool, prog: str, log: Any 
         say(f"{prog}: note: {len(kept)} temp file(s) of {output} may belong to a running process; remove them "
             f"if none is: {', '.join(str(p) for p in kept[:3])}")
     return removed
+
+
+def _host() -> str:
+    """This machine's name (what `socket.gethostname()` gives, without importing socket for it)."""
+    return os.uname().nodename
