@@ -36,3 +36,16 @@ def bc_gen_list(tmp_path_factory):
         return subprocess.CompletedProcess(["bc-gen", "--list", *args], code, out, err)
 
     return listed
+
+
+@pytest.fixture
+def opted_in(monkeypatch):
+    """BC_INCLUDE_KNOWN_ISSUES=1 for one test (withheld bootcamps offered): the catalog forgets what it decided
+    without it (a manifest an earlier test in this process loaded as withheld) and, after, what it decided with it."""
+    from bc_common import catalog
+
+    monkeypatch.setenv("BC_INCLUDE_KNOWN_ISSUES", "1")
+    catalog.clear_cache()
+    yield
+    monkeypatch.delenv("BC_INCLUDE_KNOWN_ISSUES")
+    catalog.clear_cache()

@@ -235,20 +235,7 @@ def test_verdict_kept_per_answer_is_the_verifiers() -> None:
     assert len(generator._VERDICTS) <= 45 and ("leg_counting", plan.key, "7") not in generator._VERDICTS
 
 
-@pytest.fixture
-def withheld_offered(monkeypatch):
-    """BC_INCLUDE_KNOWN_ISSUES=1 for one test: the catalog forgets what it decided without it (a manifest loaded
-    by an earlier test in this process said "withheld") and, after, what it decided with it."""
-    from bc_common import catalog
-
-    monkeypatch.setenv("BC_INCLUDE_KNOWN_ISSUES", "1")
-    catalog.clear_cache()
-    yield
-    monkeypatch.delenv("BC_INCLUDE_KNOWN_ISSUES")
-    catalog.clear_cache()
-
-
-@pytest.mark.usefixtures("withheld_offered")  # word_sorting is withheld
+@pytest.mark.usefixtures("opted_in")  # word_sorting is withheld
 def test_score_with_kept_parameters_is_the_score_parsed_each_time() -> None:
     """score() keeps an identity config's parsed parameters per (dataset, config JSON): right and wrong answers
     score as with the config parsed per call, on a default and a set config; a config the dataset refuses is

@@ -23,15 +23,6 @@ from bootcamps.rg.withheld import WITHHELD  # noqa: E402
 BIN = Path(sys.executable).parent
 
 
-@pytest.fixture
-def opted_in(monkeypatch):
-    monkeypatch.setenv("BC_INCLUDE_KNOWN_ISSUES", "1")
-    catalog.clear_cache()
-    yield
-    monkeypatch.delenv("BC_INCLUDE_KNOWN_ISSUES")
-    catalog.clear_cache()
-
-
 def mean_score(name: str, baseline: str, n: int = 20) -> float:
     tasks = TaskSet(name, seed=4)
     env = Environments().get(f"bootcamp/{name}")
