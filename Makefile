@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup setup-verl setup-report demo test test-fast test-real-server test-interop python312 test-adapters-full test-ray-full bootcamp-table rg-reclassify rc-reclassify curriculum bench lint clean
+.PHONY: setup bytecode setup-verl setup-report demo test test-fast test-real-server test-interop python312 test-adapters-full test-ray-full bootcamp-table rg-reclassify rc-reclassify curriculum bench lint clean
 
 setup: $(VENV)/.installed
 
@@ -12,13 +12,20 @@ $(VENV)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel
 	$(PY) -m pip install -q -e '.[dev]'
+	$(MAKE) --no-print-directory bytecode
 	touch $@
+
+# what pip does for a regular install: an editable one leaves our modules to be compiled on first import, and
+# where PYTHONDONTWRITEBYTECODE is set (many container images) on every start of every tool (~20 ms of bc-filter's)
+bytecode:
+	$(PY) -m compileall -q -j 0 bc-common bc-eval bc-filter bc-gen bc-report bc-toolserve bc-train bootcamps > /dev/null
 
 # verl 0.9.1 with the CPU torch: needed by `bc-train --check` and its tests (~2 GB, ~2 min).
 # CI installs the reasoning-gym extra here too (bootcamps rg/<dataset> and their conformance), and the mcp extra
 # (bc-toolserve's MCP endpoint and its tests).
 setup-verl: setup
 	$(PY) -m pip install -q -e '.[dev,verl,poker,robotics,battery,report,report-schema,reasoning-gym,reasoning-core,textarena,openspiel,puzzles,symbolic,mcp,tokens,ray]'
+	$(MAKE) --no-print-directory bytecode
 
 # bc-report's plotting libraries (vl-convert, numpy): the demo ends with a report
 setup-report: $(VENV)/.installed-report
@@ -140,7 +147,7 @@ curriculum: setup
 	    --seed $$((r + 1)) -o $(CURRICULUM_DIR)/tasks-$$((r + 1)).jsonl || exit 1; \
 	done
 
-bench: setup
+bench: setup bytecode
 	@for b in bench/[!_]*.py; do echo "== $$b"; $(PY) $$b || exit 1; done
 
 lint: setup

@@ -7,7 +7,6 @@ goes to worker processes (`parallel`).
 """
 from __future__ import annotations
 
-import gzip
 import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
@@ -54,7 +53,7 @@ def filter_jsonl(paths: list[str], out: IO[bytes], stats: ProcessStats, stages: 
             try:
                 first = parallel.filter_file(fh, source, run, jobs, skip_invalid, writer, counts, bad) if split else 1
                 scan(run, fh, first, writer, counts, bad, seed, stats)
-            except (OSError, EOFError, gzip.BadGzipFile) as exc:  # reading only: writes raise WriteFailed
+            except (OSError, EOFError) as exc:  # gzip.BadGzipFile is an OSError; reading only: writes raise WriteFailed
                 raise InputError(f"read failed: {exc}", source=source) from None
             finally:
                 if fh is not sys.stdin.buffer:
