@@ -20,7 +20,7 @@ import logging
 import time
 from dataclasses import dataclass
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 
 from bc_common.fdlimit import raise_open_file_limit
 
@@ -149,6 +149,17 @@ class GuardedProtocol(HttpToolsProtocol):
         super().on_headers_complete()
         self.cycle.transport = _CycleTransport(self.transport, self, self.cycle)
 
+    def _start_asgi_task(self, cycle, app) -> None:
+        """A tool call the app vouches for (`app.fast_calls.route`: its route, its auth) runs past the ASGI app
+        chain and goes out in one write (`_answer`); anything else runs as uvicorn runs it."""
+        fast = getattr(app, "fast_calls", None)
+        route = fast.route(cycle.scope) if fast is not None else None
+        if route is None:
+            return super()._start_asgi_task(cycle, app)
+        task = self.loop.create_task(_answer(cycle, fast.call, *route))
+        task.add_done_callback(self.tasks.discard)
+        self.tasks.add(task)
+
     def linger(self) -> None:
         """Answered early (401, 413) on a connection to close while the client still sends its body: send our
         FIN but read on until the body is in (within the header deadline), so the client reads the answer
@@ -174,6 +185,47 @@ class GuardedProtocol(HttpToolsProtocol):
             self._deadline = self.loop.call_later(left, self._check_deadline)
         else:
             self._deadline = self.loop.call_later(timeout, self._check_deadline)
+
+
+async def _answer(cycle, call, tool: str, op: str) -> None:
+    """Run `call(tool, op, scope, receive)` for uvicorn's request `cycle` and write its answer as uvicorn would
+    (default headers, `connection: close` when the connection ends, the cycle's completion), head and body in one
+    write; an answer that is not plain bytes goes through the cycle's ASGI `send`. Failures end as in uvicorn's
+    `run_asgi`: logged, a 500 when nothing was answered yet, else the connection closed."""
+    try:
+        response = await call(tool, op, cycle.scope, cycle.receive)
+        body = getattr(response, "body", None)
+        headers = response.raw_headers
+        if (body is None or response.background is not None or response.status_code not in STATUS_LINE
+                or not any(name == b"content-length" for name, _ in headers)
+                or any(name == b"connection" for name, _ in headers)):
+            await response(cycle.scope, cycle.receive, cycle.send)
+            return
+        if cycle.flow.write_paused and not cycle.disconnected:
+            await cycle.flow.drain()
+        if cycle.disconnected:
+            return
+        cycle.response_started = True
+        head = [STATUS_LINE[response.status_code]]
+        for name, value in (*cycle.default_headers, *headers):
+            head += (name, b": ", value, b"\r\n")
+        if not cycle.keep_alive:
+            head.append(b"connection: close\r\n")
+        head += (b"\r\n", body)
+        cycle.transport.write(b"".join(head))
+        cycle.response_complete = True
+        cycle.message_event.set()
+        if not cycle.keep_alive:
+            cycle.transport.close()
+        cycle.on_response()
+    except BaseException as exc:  # as uvicorn's run_asgi: logged and answered, never raised into the loop
+        cycle.logger.error("Exception in ASGI application\n", exc_info=exc)
+        if not cycle.response_started:
+            await cycle.send_500_response()
+        else:
+            cycle.transport.close()
+    finally:
+        cycle.on_response = lambda: None
 
 
 class _CycleTransport:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import hmac
 import logging
 import os
 import socket
@@ -11,7 +12,7 @@ import sys
 import uvicorn
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from .auth import BearerAuth, RebindingGuard, check_bind
+from .auth import BearerAuth, RebindingGuard, _loopback_authority, check_bind
 from .guard import Limits, guarded_protocol
 from .protocol import OPERATIONS
 
@@ -92,6 +93,32 @@ class ToolCalls:
         await self.app(scope, receive, send)
 
 
+class FastCalls:
+    """What a server's protocol (`guard.GuardedProtocol`) needs to answer a tool call without the ASGI app chain:
+    `route(scope)` is (tool, op) for `POST /{tool}/{op}` when the request passes what the app's auth would check
+    (the bearer token; without a token, a loopback Host and no Origin), else None (the app answers it, denials
+    and all); `call` is the `ToolCalls` handler."""
+
+    def __init__(self, call, token: str | None):
+        self.call = call
+        self.expected = f"Bearer {token}".encode() if token else None
+
+    def route(self, scope) -> tuple[str, str] | None:
+        if scope["method"] != "POST":
+            return None
+        parts = scope["path"].split("/")
+        if len(parts) != 3 or not parts[1] or parts[2] not in OPERATIONS:
+            return None
+        expected = self.expected
+        for key, value in scope["headers"]:
+            if expected is not None:
+                if key == b"authorization":
+                    return (parts[1], parts[2]) if hmac.compare_digest(value, expected) else None
+            elif key == b"origin" or (key == b"host" and not _loopback_authority(value.decode("latin-1"))):
+                return None
+        return None if expected is not None else (parts[1], parts[2])
+
+
 def make_app(routes: list, lifespan, token: str | None, metrics, tool_calls=None) -> BearerAuth:
     """A Starlette app with our JSON error handlers, no slash redirects, behind bearer-token auth (denials are
     counted in `metrics`); with `tool_calls`, tool calls take the `ToolCalls` fast path. Master and worker are
@@ -116,4 +143,5 @@ def make_app(routes: list, lifespan, token: str | None, metrics, tool_calls=None
     else:
         app = BearerAuth(app, token, on_deny=on_deny)
     app.applies_proxy_headers = True
+    app.fast_calls = FastCalls(tool_calls, token) if tool_calls is not None else None
     return app

@@ -166,3 +166,75 @@ def test_expect_continue_is_answered_before_the_body(server):
         assert s.recv(65536).startswith(b"HTTP/1.1 100 Continue")
         s.sendall(body)
         assert read_response(s).endswith(body)
+
+
+def test_fast_calls_route_only_what_the_apps_auth_would_let_through():
+    from bc_toolserve.server import FastCalls
+
+    def scope(path="/count/execute", method="POST", headers=()):
+        return {"method": method, "path": path, "headers": list(headers)}
+
+    token = FastCalls(None, "secret-token-0123")
+    good = [(b"host", b"evil.example"), (b"authorization", b"Bearer secret-token-0123")]
+    assert token.route(scope(headers=good)) == ("count", "execute")
+    assert token.route(scope(headers=[(b"authorization", b"Bearer secret-token-0124")])) is None
+    assert token.route(scope(headers=[(b"authorization", b"Bearer ")])) is None
+    assert token.route(scope(headers=[])) is None
+    assert token.route(scope(method="GET", headers=good)) is None
+    assert token.route(scope(path="/count/execute/", headers=good)) is None
+    assert token.route(scope(path="/count/other", headers=good)) is None
+    assert token.route(scope(path="//execute", headers=good)) is None
+    tokenless = FastCalls(None, None)
+    assert tokenless.route(scope(headers=[(b"host", b"127.0.0.1:8000")])) == ("count", "execute")
+    assert tokenless.route(scope(headers=[(b"host", b"localhost")])) == ("count", "execute")
+    assert tokenless.route(scope(headers=[(b"host", b"evil.example:8000")])) is None
+    assert tokenless.route(scope(headers=[(b"host", b"127.0.0.1"), (b"origin", b"http://127.0.0.1")])) is None
+
+
+def test_the_protocol_answers_vouched_calls_itself_and_the_rest_through_the_app():
+    from starlette.responses import Response
+
+    from bc_toolserve.protocol import json_response
+    from bc_toolserve.server import FastCalls
+
+    calls = []
+
+    async def call(tool, op, scope, receive):
+        message = await receive()
+        calls.append((tool, op, message["body"]))
+        return json_response({"tool": tool, "op": op}, 201)
+
+    async def app(scope, receive, send):  # what the app chain would answer: something else
+        if scope["type"] == "http":
+            await Response(b"app", 418)(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            message = await receive()
+            await send({"type": message["type"] + ".complete"})
+
+    app.fast_calls = FastCalls(call, "secret-token-0123")
+    app.applies_proxy_headers = True
+    sock = bind("127.0.0.1", 0, None)
+    srv = uvicorn.Server(server_config(app, Limits(max_connections=64)))
+    thread = threading.Thread(target=lambda: asyncio.run(srv.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        port = sock.getsockname()[1]
+        body = b'{"a":1}'
+        vouched = (b"POST /count/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer secret-token-0123\r\n"
+                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        with request(port, vouched + vouched.replace(b"secret-token-0123", b"wrong")) as s:
+            got = b""
+            while not got.endswith(b"\r\n\r\napp"):
+                chunk = s.recv(65536)
+                assert chunk, got
+                got += chunk
+        first, second = got.split(b"HTTP/1.1 418")
+        assert first.startswith(b"HTTP/1.1 201") and first.endswith(b'{"tool":"count","op":"create"}')
+        assert second.endswith(b"content-length: 3\r\n\r\napp")
+        assert calls == [("count", "create", body)]
+    finally:
+        srv.should_exit = True
+        thread.join(10)
