@@ -190,7 +190,7 @@ class GuardedProtocol(HttpToolsProtocol):
 async def _answer(cycle, call, tool: str, op: str) -> None:
     """Run `call(tool, op, scope, receive)` for uvicorn's request `cycle` and write its answer as uvicorn would
     (default headers, `connection: close` when the connection ends, the cycle's completion), head and body in one
-    write; an answer that is not plain bytes goes through the cycle's ASGI `send`. Failures end as in uvicorn's
+    write; an answer that is not plain bytes goes through the cycle's ASGI `send`. An error ends as in uvicorn's
     `run_asgi`: logged, a 500 when nothing was answered yet, else the connection closed."""
     try:
         response = await call(tool, op, cycle.scope, cycle.receive)
@@ -218,7 +218,7 @@ async def _answer(cycle, call, tool: str, op: str) -> None:
         if not cycle.keep_alive:
             cycle.transport.close()
         cycle.on_response()
-    except BaseException as exc:  # as uvicorn's run_asgi: logged and answered, never raised into the loop
+    except Exception as exc:  # as uvicorn's run_asgi (a cancellation or an interrupt goes on to the exit path)
         cycle.logger.error("Exception in ASGI application\n", exc_info=exc)
         if not cycle.response_started:
             await cycle.send_500_response()

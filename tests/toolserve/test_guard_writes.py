@@ -200,6 +200,8 @@ def test_the_protocol_answers_vouched_calls_itself_and_the_rest_through_the_app(
     calls = []
 
     async def call(tool, op, scope, receive):
+        if tool == "boom":
+            raise RuntimeError("the handler failed")
         message = await receive()
         calls.append((tool, op, message["body"]))
         return json_response({"tool": tool, "op": op}, 201)
@@ -235,6 +237,9 @@ def test_the_protocol_answers_vouched_calls_itself_and_the_rest_through_the_app(
         assert first.startswith(b"HTTP/1.1 201") and first.endswith(b'{"tool":"count","op":"create"}')
         assert second.endswith(b"content-length: 3\r\n\r\napp")
         assert calls == [("count", "create", body)]
+        with request(port, vouched.replace(b"/count/", b"/boom/")) as s:  # a failing handler: uvicorn's 500
+            failed = read_response(s)
+            assert failed.startswith(b"HTTP/1.1 500") and failed.endswith(b"Internal Server Error")
     finally:
         srv.should_exit = True
         thread.join(10)
