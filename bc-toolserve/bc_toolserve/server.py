@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import hmac
 import logging
 import os
 import socket
@@ -12,7 +11,7 @@ import sys
 import uvicorn
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from .auth import BearerAuth, RebindingGuard, _loopback_authority, check_bind
+from .auth import BearerAuth, RebindingGuard, check_bind, passes
 from .guard import Limits, guarded_protocol
 from .protocol import OPERATIONS
 
@@ -109,14 +108,7 @@ class FastCalls:
         parts = scope["path"].split("/")
         if len(parts) != 3 or not parts[1] or parts[2] not in OPERATIONS:
             return None
-        expected = self.expected
-        for key, value in scope["headers"]:
-            if expected is not None:
-                if key == b"authorization":
-                    return (parts[1], parts[2]) if hmac.compare_digest(value, expected) else None
-            elif key == b"origin" or (key == b"host" and not _loopback_authority(value.decode("latin-1"))):
-                return None
-        return None if expected is not None else (parts[1], parts[2])
+        return (parts[1], parts[2]) if passes(scope["headers"], self.expected) else None
 
 
 def make_app(routes: list, lifespan, token: str | None, metrics, tool_calls=None) -> BearerAuth:

@@ -1,4 +1,4 @@
-"""Tool calls answered past the ASGI app chain (`server.FastCalls`, `guard._answer`) keep HTTP/1.1's rules: the
+"""Tool calls answered past the ASGI app chain (`server.FastCalls`, `answer_writes.answer`) keep HTTP/1.1's rules: the
 same headers as the app would send, pipelined requests answered in order, `Connection: close` and HTTP/1.0 honoured,
 a body that arrives late or after `100 Continue` waited for, and anything the fast path does not vouch for (a wrong
 token, another method) answered by the app as before."""

@@ -1,8 +1,9 @@
-"""The guarded protocol's answer writes (`bc_toolserve.guard._CycleTransport`): an answer of known length goes out
+"""The guarded protocol's answer writes (`bc_toolserve.answer_writes.CycleTransport`): an answer of known length goes out
 in one write, and nothing that must go out at once waits (a stream's head, HEAD answers, `100 Continue`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import threading
 import time
@@ -10,7 +11,8 @@ import time
 import pytest
 import uvicorn
 
-from bc_toolserve.guard import Limits, _CycleTransport
+from bc_toolserve.answer_writes import CycleTransport
+from bc_toolserve.guard import Limits
 from bc_toolserve.server import bind, server_config
 from tests.toolserve.test_hostile import read_response
 
@@ -54,7 +56,7 @@ def head(cycle: Cycle, length: int | None) -> None:
 
 def test_a_known_length_answer_is_one_write():
     raw, cycle = Recorder(), Cycle()
-    t = _CycleTransport(raw, Conn(cycle), cycle)
+    t = CycleTransport(raw, Conn(cycle), cycle)
     head(cycle, 2)
     t.write(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n")
     assert raw.writes == []
@@ -67,7 +69,7 @@ def test_a_known_length_answer_is_one_write():
 @pytest.mark.parametrize("method,length", [("GET", None), ("HEAD", 5), ("POST", 0)])
 def test_heads_that_no_body_write_follows_at_once_are_not_held(method, length):
     raw, cycle = Recorder(), Cycle(method)
-    t = _CycleTransport(raw, Conn(cycle), cycle)
+    t = CycleTransport(raw, Conn(cycle), cycle)
     head(cycle, length)
     t.write(b"HTTP/1.1 200 OK\r\n\r\n")
     assert raw.writes == [b"HTTP/1.1 200 OK\r\n\r\n"]
@@ -75,7 +77,7 @@ def test_heads_that_no_body_write_follows_at_once_are_not_held(method, length):
 
 def test_continue_before_the_answer_goes_out_and_the_head_is_still_joined():
     raw, cycle = Recorder(), Cycle()
-    t = _CycleTransport(raw, Conn(cycle), cycle)
+    t = CycleTransport(raw, Conn(cycle), cycle)
     t.write(b"HTTP/1.1 100 Continue\r\n\r\n")
     assert raw.writes == [b"HTTP/1.1 100 Continue\r\n\r\n"]
     head(cycle, 1)
@@ -86,11 +88,29 @@ def test_continue_before_the_answer_goes_out_and_the_head_is_still_joined():
 
 def test_close_sends_a_held_head_first():
     raw, cycle = Recorder(), Cycle()
-    t = _CycleTransport(raw, Conn(cycle), cycle)
+    t = CycleTransport(raw, Conn(cycle), cycle)
     head(cycle, 10)
     t.write(b"HEAD-BYTES")
     t.close()  # the app failed before its body: the client gets what was answered, then the close
     assert raw.writes == [b"HEAD-BYTES"] and raw.closed
+
+
+@contextlib.contextmanager
+def serving(app):
+    """`app` served as bc-toolserve serves its apps (the guarded protocol), in a thread; yields the port."""
+    sock = bind("127.0.0.1", 0, None)
+    srv = uvicorn.Server(server_config(app, Limits(max_connections=64)))
+    thread = threading.Thread(target=lambda: asyncio.run(srv.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert srv.started
+    try:
+        yield sock.getsockname()[1]
+    finally:
+        srv.should_exit = True
+        thread.join(10)
 
 
 @pytest.fixture(scope="module")
@@ -115,17 +135,8 @@ def server():
 
     app = Starlette(routes=[Route("/fixed", fixed, methods=["GET", "HEAD"]), Route("/echo", echo, methods=["POST"]),
                             Route("/stream", stream)])
-    sock = bind("127.0.0.1", 0, None)
-    srv = uvicorn.Server(server_config(app, Limits(max_connections=64)))
-    thread = threading.Thread(target=lambda: asyncio.run(srv.serve(sockets=[sock])), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert srv.started
-    yield sock.getsockname()[1]
-    srv.should_exit = True
-    thread.join(10)
+    with serving(app) as port:
+        yield port
 
 
 def request(port: int, data: bytes) -> socket.socket:
@@ -215,15 +226,7 @@ def test_the_protocol_answers_vouched_calls_itself_and_the_rest_through_the_app(
 
     app.fast_calls = FastCalls(call, "secret-token-0123")
     app.applies_proxy_headers = True
-    sock = bind("127.0.0.1", 0, None)
-    srv = uvicorn.Server(server_config(app, Limits(max_connections=64)))
-    thread = threading.Thread(target=lambda: asyncio.run(srv.serve(sockets=[sock])), daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    try:
-        port = sock.getsockname()[1]
+    with serving(app) as port:
         body = b'{"a":1}'
         vouched = (b"POST /count/create HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer secret-token-0123\r\n"
                    b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
@@ -240,6 +243,3 @@ def test_the_protocol_answers_vouched_calls_itself_and_the_rest_through_the_app(
         with request(port, vouched.replace(b"/count/", b"/boom/")) as s:  # a failing handler: uvicorn's 500
             failed = read_response(s)
             assert failed.startswith(b"HTTP/1.1 500") and failed.endswith(b"Internal Server Error")
-    finally:
-        srv.should_exit = True
-        thread.join(10)
