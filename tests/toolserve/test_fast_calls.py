@@ -26,10 +26,12 @@ def connect(url: str) -> socket.socket:
 
 
 def parts(answer: bytes) -> tuple[int, dict[bytes, bytes], bytes]:
+    """(status, headers, body) of the first answer in `answer` (a pipelined answer may follow it in the bytes)."""
     head, _, body = answer.partition(b"\r\n\r\n")
     status, *lines = head.split(b"\r\n")
     fields = (line.split(b": ", 1) for line in lines)
-    return int(status.split()[1]), {name.lower(): value for name, value in fields}, body
+    headers = {name.lower(): value for name, value in fields}
+    return int(status.split()[1]), headers, body[:int(headers.get(b"content-length", len(body)))]
 
 
 def created(cluster, name: str) -> str:
