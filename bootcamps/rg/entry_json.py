@@ -100,6 +100,26 @@ def _encode(value: Any, where: Where, marks: list[list[Any]]) -> Any:
     raise Unencodable(f"{type(value).__name__} at {_path(where)}")
 
 
+# orjson refuses (rather than converts) subclasses of str, int, dict and list, dataclasses and dates with these
+_C_OPTIONS = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+_C_DICT = 8  # smaller dicts (a difficulty's ranges: tuples) cost less in Python than a try in C that may fail
+
+
+def _plain_copy(value: dict[Any, Any] | list[Any]) -> Any:
+    """The encoding of a container that is its own JSON form, made in C; None when it is not. orjson's round trip
+    refuses int keys, integers past 64 bits, subclasses and other types, and what it converts silently (a tuple to
+    a list, NaN and the infinities to null, an enum or a UUID to its value) makes the copy differ from the value.
+    The equal copy is the one `_encode` would have built, value for value (the metadata's grids of examples, its
+    lists of records: one step instead of one call per value)."""
+    try:
+        copy = orjson.loads(orjson.dumps(value, option=_C_OPTIONS))
+    except orjson.JSONEncodeError:
+        return None
+    return copy if copy == value else None
+
+
 def _encode_dict(value: dict[Any, Any], where: Where, marks: list[list[Any]]) -> dict[str, Any]:
     out = {}
     int_keys = []
@@ -119,10 +139,13 @@ def _encode_dict(value: dict[Any, Any], where: Where, marks: list[list[Any]]) ->
         cls = item.__class__  # what _encode would return, without the call, for the common exact types
         if cls is str or cls is bool or item is None or (cls is int and low <= item <= high):
             out[text] = item
-        elif cls is dict:
-            out[text] = _encode_dict(item, (where, text), marks)
         elif cls is list and _flat(item):
             out[text] = list(item)
+        elif (cls is list or (cls is dict and len(item) >= _C_DICT)) and where is not None \
+                and (copy := _plain_copy(item)) is not None:  # below the top: a metadata's records, its tables
+            out[text] = copy
+        elif cls is dict:
+            out[text] = _encode_dict(item, (where, text), marks)
         else:
             out[text] = _encode(item, (where, text), marks)
     if int_keys:

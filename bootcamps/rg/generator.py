@@ -115,7 +115,7 @@ def unanswerable(identity: dict[str, Any], plan: Plan | None = None) -> str | No
     """Why the reference cannot answer this item (reasoning-gym stores "No solution" for some jugs, a 6-cube has
     no answer in its notation), or None: only items with a verified answer are emitted.
     Where the score is a function of the answer alone (`plan.answer_only`, a string answer stored as itself), the
-    verdict is kept per (dataset, parameters, answer)."""
+    verdict is kept per (dataset, parameters, answer), and made from the answer alone."""
     stored = identity.get("answer")
     if plan is None or not plan.answer_only or stored.__class__ is not str or identity.get("regenerate") \
             or any(mark[0][:1] == ["answer"] for mark in identity.get("restore") or ()):
@@ -125,7 +125,10 @@ def unanswerable(identity: dict[str, Any], plan: Plan | None = None) -> str | No
         return _VERDICTS[key]
     except KeyError:
         pass
-    verdict = _VERDICTS[key] = _unanswerable(identity)
+    # the verdict of the answer alone: the metadata (the grids of arc_1d: most of a row's check) is not restored
+    verdict = _VERDICTS[key] = _unanswerable({"dataset": identity["dataset"], "config": identity["config"],
+                                              "question": identity.get("question", ""), "answer": stored,
+                                              "metadata": None})
     if len(_VERDICTS) > VERDICTS_KEPT:
         _VERDICTS.pop(next(iter(_VERDICTS)))
     return verdict

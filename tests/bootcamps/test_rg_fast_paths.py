@@ -80,8 +80,8 @@ class Point(tuple):
 
 def test_identity_encoder_matches_the_recursive_one_on_varied_values() -> None:
     """Unicode, big and edge integers, NaN and infinities, tuples (flat, nested, subclassed), int and enum keys,
-    enums, grids, dict subclasses and unencodable values: the same JSON, the same marks in the same order, the same
-    errors."""
+    enums, grids, dict subclasses and unencodable values, in lists of records and in tables that the encoder copies
+    in C where it can: the same JSON, the same marks in the same order, the same errors."""
     from collections import OrderedDict
 
     from bootcamps.rg import entry_json
@@ -118,11 +118,32 @@ def test_identity_encoder_matches_the_recursive_one_on_varied_values() -> None:
         except (entry_json.Unencodable, Unencodable) as exc:
             return f"Unencodable: {exc}"
 
+    def plain() -> Any:  # encodable: a scalar (NaN, a big int, an enum: some need a mark), rarely a tuple
+        return (plain(), plain()) if draw.random() < 0.04 else draw.choice(scalars[:21])
+
+    def table() -> dict[Any, Any]:  # big enough for the copy made in C (entry_json._C_DICT)
+        return {i if draw.random() < 0.03 else draw.choice(["k", "é", "n"]) + str(i): plain() for i in range(9)}
+
     items = [{"answer": value(), "metadata": {"x": value(), "grid": [[1, 2], [3, 4]], "t": [value() for _ in range(3)],
+                                             "records": [{"input": [1, 2], "output": [plain(), plain()]} for _ in range(2)],
+                                             "table": table(), "deep": {"inner": table()},
                                              "difficulty": {"n": (3, 10)}}} for _ in range(500)]
-    fast = [encoded(entry_json.to_json, item) for item in items]
+    copied = []
+
+    def plain_copy(value: Any) -> Any:
+        copy = plain_copy.made(value)
+        copied.append(copy is not None)
+        return copy
+
+    plain_copy.made = entry_json._plain_copy
+    entry_json._plain_copy = plain_copy
+    try:
+        fast = [encoded(entry_json.to_json, item) for item in items]
+    finally:
+        entry_json._plain_copy = plain_copy.made
     slow = [encoded(reference_to_json, item) for item in items]
     assert fast == slow
+    assert sum(copied) > 300 and len(copied) - sum(copied) > 300  # made in C, and turned down (then made in Python)
     assert sum(f.startswith("Unencodable") for f in fast) > 50 and sum("'tuple'" in f for f in fast) > 50
     assert sum("'int_keys'" in f for f in fast) > 20 and sum("'int']" in f for f in fast) > 20
     assert sum("'float']" in f for f in fast) > 20
