@@ -12,6 +12,19 @@ from __future__ import annotations
 import re
 
 _GRID_SEPARATORS = str.maketrans("", "", " \t\r|,+-=")
+# number bombs: `Fraction("1e999999999")`, sympy's `2**99999999` or `99999!` compute for minutes. Written to search in
+# linear time: a factorial's digit run is matched from its first digit (`\d{4,}\s*!` alone is quadratic on a long
+# run of digits with no "!": 0.17 s for 4,096 digits), and the power's gap is one class (`\s*[(+\s]*` is
+# quadratic on a long run of spaces). Every alternative needs four digits in a row: that cheaper search goes first.
+_BOMB = re.compile(r"\d\s*[eE]\s*[+-]?\d{5,}|(\*\*|\^)[(+\s]*\d{4,}|(?<!\d)\d{4,}\s*!")
+_FOUR_DIGITS = re.compile(r"\d\d\d\d")
+
+
+def number_bomb(text: str) -> bool:
+    """Does `text` hold a number that a parser (Fraction, sympy) would compute for minutes: a huge exponent
+    (`1e99999`, `2**9999`, `9^99999`) or a factorial of a big number (`99999!`)? Verifiers refuse such an answer
+    unless the stored one has one too."""
+    return _FOUR_DIGITS.search(text) is not None and _BOMB.search(text) is not None
 
 
 def last_tagged(text: str, tag: str = "answer", max_length: int = 65536) -> str | None:

@@ -2,19 +2,15 @@
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
-from bc_common.answer_blocks import last_tagged
+from bc_common.answer_blocks import last_tagged, number_bomb
 from bc_common.bootcamp import RewardCalculator
 
 from .tasks import quiet
 
 MIN_ANSWER_LIMIT = 4096  # longer answers are not passed to reasoning-core's parsers (sympy, regex engines)
 ANSWER_LIMIT_FACTOR = 16  # ... unless the stored answer is long itself: 16 times its length
-# number bombs: `Fraction("1e999999999")`, sympy's `2**99999999` or `99999!` compute for minutes; an answer with
-# one is refused unless the stored answer has one too
-_BOMB = re.compile(r"\d\s*[eE]\s*[+-]?\d{5,}|(\*\*|\^)\s*[(+\s]*\d{4,}|\d{4,}\s*!")
 
 
 def answer_block(text: str) -> str | None:
@@ -71,7 +67,7 @@ class RCRewardCalculator(RewardCalculator):
     def _verify_correction(cls, extracted: str, identity: dict[str, Any], **kwargs: Any) -> float:
         if len(extracted) > answer_limit(identity):
             return 0.0
-        if _BOMB.search(extracted) and not _BOMB.search(str(identity.get("answer") or "")):
+        if number_bomb(extracted) and not number_bomb(str(identity.get("answer") or "")):
             return 0.0
         try:
             return score(identity, extracted)

@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 import orjson
 
-from bc_common.answer_blocks import last_tagged
+from bc_common.answer_blocks import last_tagged, number_bomb
 from bc_common.bootcamp import RewardCalculator
 
 from . import datasets
@@ -15,11 +14,6 @@ from .entry_json import restore
 
 MIN_ANSWER_LIMIT = 4096  # longer answers are not passed to reasoning-gym's parsers (some are slow on long input)
 SOLVER_ANSWER_LIMIT = 65536  # datasets with no stored answer (plans, colourings): a generous bound
-# number bombs: `Fraction("1e999999999")`, sympy's `2**99999999` or `99999!` compute for minutes; an answer with
-# one is refused unless the stored answer has one too. Written to search in linear time: a factorial's digit run is
-# matched from its first digit (a long run of digits with no "!" was quadratic: 0.5 s for 6,000 digits), and the
-# power's `\s*[(+\s]*` is the one class it spelled twice
-_BOMB = re.compile(r"\d\s*[eE]\s*[+-]?\d{5,}|(\*\*|\^)[(+\s]*\d{4,}|(?<!\d)\d{4,}\s*!")
 
 
 def answer_block(text: str) -> str | None:
@@ -99,6 +93,6 @@ class RGRewardCalculator(RewardCalculator):
     def _verify_correction(cls, extracted: str, identity: dict[str, Any], **kwargs: Any) -> float:
         if len(extracted) > answer_limit(identity):
             return 0.0
-        if _BOMB.search(extracted) and not _BOMB.search(str(identity.get("answer") or "")):
+        if number_bomb(extracted) and not number_bomb(str(identity.get("answer") or "")):
             return 0.0
         return score(identity, extracted)

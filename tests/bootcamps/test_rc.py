@@ -212,7 +212,9 @@ def test_verifier_reads_the_last_answer_block_and_refuses_bombs_quickly() -> Non
     assert reward.verify_score(f"<answer>{right}", ident) == 0.0  # an unclosed block is no answer
     assert reward.verify_score(right, ident) == 0.0  # the format is part of the task
     for text in ("<answer>1e999999999</answer>", "<answer>2**99999999</answer>", "<answer>99999!</answer>",
-                 "<answer>" + "1" * 100_000 + "</answer>"):
+                 "<answer>" + "1" * 100_000 + "</answer>",  # past the answer limit
+                 # within it: a digit run with no "!" and a power's long gap (the old pattern: ~0.2 s each)
+                 "<answer>" + "1" * 4000 + "</answer>", "<answer>2**" + " " * 4000 + "x</answer>"):
         started = time.perf_counter()
         assert reward.verify_score(text, ident) == 0.0
         assert time.perf_counter() - started < 0.05
