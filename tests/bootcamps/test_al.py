@@ -511,3 +511,34 @@ def test_dominating_set_and_konig_cover_agree_with_brute_force():
         cover = konig_cover(a, bip)
         assert all(set(e) & set(cover) for e in bip)
         assert len(cover) == min(len(c) for c in subsets(range(1, a + b + 1)) if all(set(e) & c for e in bip))
+
+
+def test_flow_reader_is_the_old_one_in_linear_time():
+    """read_flows (max_flow, min_cost_flow) with its arc pattern rewritten to start at a "(" or a digit reads
+    exactly what the old pattern read (random bodies of digits, arrows, separators, brackets and whitespace), and
+    a run of whitespace is read at once (the old pattern: 0.3 s for 4,000 newlines)."""
+    import time
+
+    from bootcamps.al.core import MAX_ITEMS
+    from bootcamps.al.problems.max_flow import _ARC, read_flows
+
+    old = re.compile(r"\(?\s*([0-9]{1,6})\s*(?:-|->|→)\s*([0-9]{1,6})\s*[:=]\s*([0-9]{1,9})\s*\)?")
+
+    def old_read(body):
+        found = old.findall(body)
+        if len(found) > MAX_ITEMS or old.sub("", body).strip(" \t\r\n,;"):
+            return None
+        return [(int(u), int(v), int(f)) for u, v, f in found]
+
+    draw = random.Random(7)
+    pieces = ["1", "23", "4567890", "-", "->", "→", ":", "=", "(", ")", " ", "\n", ",", ";", "x", "1-2:5", "(3->4= 6)"]
+    bodies = ["".join(draw.choice(pieces) for _ in range(draw.randrange(1, 16))) for _ in range(20000)]
+    read = [read_flows(b) for b in bodies]
+    assert read == [old_read(b) for b in bodies]
+    assert sum(r is not None and len(r) > 0 for r in read) > 300
+    assert _ARC.pattern != old.pattern
+    started = time.process_time()
+    assert read_flows("\n" * 40_000) == []  # nothing but separators: no arc (as before)
+    for body in (" " * 40_000 + "x", "(" + " " * 40_000, "1" * 40_000):
+        assert read_flows(body) is None
+    assert time.process_time() - started < 0.2

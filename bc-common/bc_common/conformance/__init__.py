@@ -84,6 +84,13 @@ HOSTILE_TEXTS = (
     "<answer>1e999999999</answer> ```json\n{\"result\": 1e999999999}\n```",
     "9" * 100_000,
     "\x00\ud7ff\uffff" * 1000,
+    # within the usual answer limits (4,096 characters): runs that make a pattern with a leading or doubled `\s*`, or
+    # a digit run with no end in sight, backtrack quadratically (0.2-0.3 s each before such patterns were rewritten)
+    "<answer>" + "\n" * 4000 + "</answer>",
+    "<answer>" + " " * 4000 + "x</answer>",
+    "<answer>" + "1" * 3000 + "</answer>",
+    "<answer>2**" + " " * 4000 + "x</answer>",
+    "```json\n{\"result\": " + " " * 4000 + "x}\n```",
 )
 
 
