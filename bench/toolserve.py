@@ -7,7 +7,7 @@ every call at the master, `/CounterTool/...`, flat execute parameters). The base
 against a bare Starlette echo route served like bc-toolserve; runs alternate baseline / toolserve so both see
 the same machine. Prints per-run lines, then per shape the median calls/s ratio, success, p99 and max.
 
-    python bench/toolserve.py [--sessions 1024] [--calls 10] [--rounds 2] [--shapes nested,seed]
+    python bench/toolserve.py [--sessions 1024] [--calls 10] [--rounds 3] [--shapes nested,seed]
 """
 from __future__ import annotations
 
@@ -169,7 +169,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=1024)
     parser.add_argument("--calls", type=int, default=10)
-    parser.add_argument("--rounds", type=int, default=2, help="Alternations of baseline and each shape.")
+    parser.add_argument("--rounds", type=int, default=3, help="Alternations of baseline and each shape (the median is "
+                        "reported: one run here moves by ±20%%).")
     parser.add_argument("--shapes", default="nested,seed", help="Comma-separated: nested, seed.")
     parser.add_argument("--echo-server", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
