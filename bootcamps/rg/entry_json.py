@@ -102,8 +102,6 @@ def _encode(value: Any, where: Where, marks: list[list[Any]]) -> Any:
 
 # orjson refuses (rather than converts) subclasses of str, int, dict and list, dataclasses and dates with these
 _C_OPTIONS = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-
-
 _C_DICT = 8  # smaller dicts (a difficulty's ranges: tuples) cost less in Python than a try in C that may fail
 
 
